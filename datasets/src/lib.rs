@@ -1,0 +1,1 @@
+//! Seeded, sha256-pinned benchmark datasets and the neutral value model.

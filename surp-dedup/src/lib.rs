@@ -1,0 +1,1 @@
+//! String and key-set deduplication for Surp.

@@ -1,0 +1,1 @@
+//! Surp: a compact, fast, self-describing binary serialization format for serde.
