@@ -55,6 +55,48 @@ impl Value {
             Value::U64(v as u64)
         }
     }
+
+    /// The value under `key` if this is a map holding it (the first such
+    /// entry; the model allows repeated keys because decoders may produce
+    /// them).
+    pub fn get(&self, key: &str) -> Option<&Value> {
+        match self {
+            Value::Map(entries) => entries.iter().find(|(k, _)| k == key).map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
+    /// The deepest container nesting: a scalar is 0, `[]` and `[1]` are 1,
+    /// `{"a": [1]}` is 2.
+    ///
+    /// Walks with an explicit stack, so even a value nested far deeper than
+    /// any dataset is measured without risk to the call stack.
+    ///
+    /// ```
+    /// use surp_datasets::Value;
+    ///
+    /// let v = Value::Map(vec![("a".into(), Value::Array(vec![Value::U64(1)]))]);
+    /// assert_eq!(v.depth(), 2);
+    /// assert_eq!(Value::Null.depth(), 0);
+    /// ```
+    pub fn depth(&self) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(self, 0)];
+        while let Some((value, above)) = stack.pop() {
+            match value {
+                Value::Array(items) => {
+                    deepest = deepest.max(above + 1);
+                    stack.extend(items.iter().map(|v| (v, above + 1)));
+                }
+                Value::Map(entries) => {
+                    deepest = deepest.max(above + 1);
+                    stack.extend(entries.iter().map(|(_, v)| (v, above + 1)));
+                }
+                _ => {}
+            }
+        }
+        deepest
+    }
 }
 
 impl Serialize for Value {
@@ -203,6 +245,27 @@ mod tests {
     fn bytes_are_base64_in_human_readable_formats() {
         let json = serde_json::to_string(&Value::Bytes(vec![0, 1, 2, 255])).unwrap();
         assert_eq!(json, "\"AAEC/w==\"");
+    }
+
+    #[test]
+    fn depth_counts_containers_not_scalars() {
+        let mut v = Value::Array(vec![]);
+        for _ in 0..299 {
+            v = Value::Map(vec![("k".into(), v), ("s".into(), Value::Null)]);
+        }
+        assert_eq!(v.depth(), 300);
+        assert_eq!(Value::String("deep".into()).depth(), 0);
+    }
+
+    #[test]
+    fn get_finds_the_first_entry_with_the_key() {
+        let v = Value::Map(vec![
+            ("a".into(), Value::U64(1)),
+            ("a".into(), Value::U64(2)),
+        ]);
+        assert_eq!(v.get("a"), Some(&Value::U64(1)));
+        assert_eq!(v.get("b"), None);
+        assert_eq!(Value::Null.get("a"), None);
     }
 
     #[test]

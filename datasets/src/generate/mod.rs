@@ -1,0 +1,13 @@
+//! The six generated datasets: one file per shape, all drawing from the same
+//! seeded source ([`draw`]) and word pools ([`vocabulary`]).
+
+mod draw;
+mod timestamp;
+mod vocabulary;
+
+pub(crate) mod binary_blobs;
+pub(crate) mod mixed_api_events;
+pub(crate) mod nested_deep;
+pub(crate) mod numeric_heavy;
+pub(crate) mod small_objects;
+pub(crate) mod string_heavy;
