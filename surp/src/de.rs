@@ -732,20 +732,23 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 
     #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_f64(visitor)
+        // binary16 and binary32 reach the visitor as `f32`, exactly.
+        self.deserialize_any(visitor)
     }
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();
         let tag = self.next_tag()?;
-        if tag == wire::F64 {
-            let bits = self.read.read_le(8)?;
-            return visitor
-                .visit_f64(f64::from_bits(bits))
-                .map_err(|e: Error| e.at(start));
-        }
-        self.any_tag(start, tag, visitor)
+        // Narrow forms are widened here, on the bits: a visitor widening an
+        // `f32` with `as` may quiet a signalling NaN (it does on x86-64).
+        let v = match tag {
+            wire::F64 => f64::from_bits(self.read.read_le(8)?),
+            wire::F32 => float::f32_to_f64(f32::from_bits(self.read.read_le(4)? as u32)),
+            wire::F16 => float::f32_to_f64(float::f16_to_f32(self.read.read_le(2)? as u16)),
+            _ => return self.any_tag(start, tag, visitor),
+        };
+        visitor.visit_f64(v).map_err(|e: Error| e.at(start))
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
