@@ -44,6 +44,9 @@ pub struct Deserializer<R> {
     budget: usize,
     dict: Option<Box<Dictionary>>,
     pending_start: bool,
+    /// The offset of the latest `Some` read without a `some` tag, and how
+    /// many such `Some`s are nested there (see `deserialize_option`).
+    implicit_some: (usize, usize),
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -93,6 +96,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             budget,
             dict: None,
             pending_start: false,
+            implicit_some: (0, 0),
         }
     }
 
@@ -792,7 +796,22 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.leave();
                 result.map_err(|e: Error| e.at(start))
             }
-            _ => visitor.visit_some(self),
+            _ => {
+                // This `Some` consumes no byte, so a type such as
+                // `struct N(Option<Box<N>>)` would recurse on one byte until
+                // the stack ran out. `Some`s nested at one offset count
+                // against the depth limit; a document's depth is unchanged.
+                let (at, nested) = &mut self.implicit_some;
+                *nested = if *at == start { *nested + 1 } else { 1 };
+                *at = start;
+                if *nested > self.opts.max_depth {
+                    return Err(Error::new(
+                        ErrorKind::DepthLimitExceeded(self.opts.max_depth),
+                        start,
+                    ));
+                }
+                visitor.visit_some(self)
+            }
         }
     }
 
@@ -883,10 +902,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         match tag {
             // A unit variant is its name.
             wire::FIXSTR..=0x9f | wire::STR8..=0xcb | wire::STR_REF1..=wire::STR_REF3 => {
-                let span = match tag {
+                // `at` places a UTF-8 error: the payload of a literal.
+                let (name, at) = match tag {
                     wire::STR_REF1..=wire::STR_REF3 => {
                         let kept = self.str_ref(start, tag)?;
-                        self.read.recall(kept)
+                        (self.read.recall(kept), start)
                     }
                     _ => {
                         let len = if tag <= 0x9f {
@@ -895,15 +915,15 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                             self.read_len(tag)?
                         };
                         let (span, _) = self.str_payload(start, len)?;
-                        self.read.payload(span)
+                        (self.read.payload(span), span.start)
                     }
                 };
-                let result = match span {
+                let result = match name {
                     Reference::Borrowed(b) => {
-                        visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, start)?))
+                        visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, at)?))
                     }
                     Reference::Copied(b) => {
-                        visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, start)?))
+                        visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, at)?))
                     }
                 };
                 result.map_err(|e: Error| e.at(start))
