@@ -655,6 +655,16 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 }
 
+/// The count a visitor may allocate for, which the input only claims.
+///
+/// A slice's counts were checked against the bytes left in it. A reader
+/// cannot know whether the items will arrive, so it gives no hint and the
+/// visitor's buffers grow only as the items do.
+#[inline]
+fn count_hint<'de, R: Read<'de>>(read: &R, left: usize) -> Option<usize> {
+    read.remaining().map(|bytes_left| left.min(bytes_left))
+}
+
 /// Checks that a collection's visitor took every item, then places errors.
 #[inline]
 fn finish<T>(result: Result<T>, left: usize, start: usize) -> Result<T> {
@@ -1031,7 +1041,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        count_hint(&self.de.read, self.left)
     }
 }
 
@@ -1058,7 +1068,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        count_hint(&self.de.read, self.left)
     }
 }
 
@@ -1093,7 +1103,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for DedupMapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        count_hint(&self.de.read, self.left)
     }
 }
 
