@@ -51,6 +51,9 @@ pub struct Deserializer<R> {
     /// String and byte-string lengths up to this need no check beyond the
     /// bounds check that takes them: `max_len`, or 0 when lengths are charged.
     unchecked_len_max: u64,
+    /// The offset of the latest `Some` read without a `some` tag, and how
+    /// many such `Some`s are nested there (see `deserialize_option`).
+    implicit_some: (usize, usize),
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -104,6 +107,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             pending_start: false,
             charge_literals,
             unchecked_len_max: if charge_literals { 0 } else { opts_max_len },
+            implicit_some: (0, 0),
         }
     }
 
@@ -727,6 +731,16 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 }
 
+/// The count a visitor may allocate for, which the input only claims.
+///
+/// A slice's counts were checked against the bytes left in it. A reader
+/// cannot know whether the items will arrive, so it gives no hint and the
+/// visitor's buffers grow only as the items do.
+#[inline]
+fn count_hint<'de, R: Read<'de>>(read: &R, left: usize) -> Option<usize> {
+    read.remaining().map(|bytes_left| left.min(bytes_left))
+}
+
 /// Checks that a collection's visitor took every item, then places errors.
 #[inline]
 fn finish<T>(result: Result<T>, left: usize, start: usize) -> Result<T> {
@@ -827,23 +841,32 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 
     #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_f64(visitor)
+        // binary16 and binary32 reach the visitor as `f32`, exactly.
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        let v = match tag {
+            wire::F32 => f32::from_le_bytes(self.read.read_array()?),
+            wire::F16 => float::f16_to_f32(u16::from_le_bytes(self.read.read_array()?)),
+            _ => return self.any_tag(start, tag, visitor),
+        };
+        visitor.visit_f32(v).map_err(|e: Error| e.at(start))
     }
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();
         let tag = self.next_tag()?;
-        let result = match tag {
-            wire::F64 => visitor.visit_f64(f64::from_le_bytes(self.read.read_array()?)),
-            wire::F32 => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
-            wire::F16 => {
-                let bits = u16::from_le_bytes(self.read.read_array()?);
-                visitor.visit_f32(float::f16_to_f32(bits))
-            }
+        // Narrow forms are widened here, on the bits: a visitor widening an
+        // `f32` with `as` may quiet a signalling NaN (it does on x86-64).
+        let v = match tag {
+            wire::F64 => f64::from_le_bytes(self.read.read_array()?),
+            wire::F32 => float::f32_to_f64(f32::from_le_bytes(self.read.read_array()?)),
+            wire::F16 => float::f32_to_f64(float::f16_to_f32(u16::from_le_bytes(
+                self.read.read_array()?,
+            ))),
             _ => return self.any_tag(start, tag, visitor),
         };
-        result.map_err(|e: Error| e.at(start))
+        visitor.visit_f64(v).map_err(|e: Error| e.at(start))
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -887,7 +910,22 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.leave();
                 result.map_err(|e: Error| e.at(start))
             }
-            _ => visitor.visit_some(self),
+            _ => {
+                // This `Some` consumes no byte, so a type such as
+                // `struct N(Option<Box<N>>)` would recurse on one byte until
+                // the stack ran out. `Some`s nested at one offset count
+                // against the depth limit; a document's depth is unchanged.
+                let (at, nested) = &mut self.implicit_some;
+                *nested = if *at == start { *nested + 1 } else { 1 };
+                *at = start;
+                if *nested > self.opts.max_depth {
+                    return Err(Error::new(
+                        ErrorKind::DepthLimitExceeded(self.opts.max_depth),
+                        start,
+                    ));
+                }
+                visitor.visit_some(self)
+            }
         }
     }
 
@@ -978,10 +1016,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         match tag {
             // A unit variant is its name.
             wire::FIXSTR..=0x9f | wire::STR8..=0xcb | wire::STR_REF1..=wire::STR_REF3 => {
-                let span = match tag {
+                // `at` places a UTF-8 error: the payload of a literal.
+                let (name, at) = match tag {
                     wire::STR_REF1..=wire::STR_REF3 => {
                         let kept = self.str_ref(start, tag)?;
-                        self.read.recall(kept)
+                        (self.read.recall(kept), start)
                     }
                     _ => {
                         let len = if tag <= 0x9f {
@@ -990,15 +1029,15 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                             self.read_len(tag)?
                         };
                         let (span, _) = self.str_payload(start, len)?;
-                        self.read.payload(span)
+                        (self.read.payload(span), span.start)
                     }
                 };
-                let result = match span {
+                let result = match name {
                     Reference::Borrowed(b) => {
-                        visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, start)?))
+                        visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, at)?))
                     }
                     Reference::Copied(b) => {
-                        visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, start)?))
+                        visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, at)?))
                     }
                 };
                 result.map_err(|e: Error| e.at(start))
@@ -1106,7 +1145,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        count_hint(&self.de.read, self.left)
     }
 }
 
@@ -1133,7 +1172,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        count_hint(&self.de.read, self.left)
     }
 }
 
@@ -1168,7 +1207,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for DedupMapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        count_hint(&self.de.read, self.left)
     }
 }
 
