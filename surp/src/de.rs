@@ -54,6 +54,11 @@ pub struct Deserializer<R> {
     /// The offset of the latest `Some` read without a `some` tag, and how
     /// many such `Some`s are nested there (see `deserialize_option`).
     implicit_some: (usize, usize),
+    /// Items that open collections may still promise to visitors as size
+    /// hints. It starts at the input's length (zero for a reader), so the
+    /// hints of all nested collections together never exceed the input, and
+    /// neither does what visitors preallocate from them.
+    hint_budget: usize,
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -98,6 +103,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let budget = opts.max_alloc;
         let charge_literals = !read.is_within(budget);
         let opts_max_len = opts.max_len as u64;
+        let hint_budget = read.remaining().unwrap_or(0);
         Deserializer {
             read,
             opts,
@@ -108,6 +114,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             charge_literals,
             unchecked_len_max: if charge_literals { 0 } else { opts_max_len },
             implicit_some: (0, 0),
+            hint_budget,
         }
     }
 
@@ -160,6 +167,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             Some(tag) => Ok(tag),
             None => Err(Error::new(ErrorKind::UnexpectedEof, self.read.offset())),
         }
+    }
+
+    /// Takes a size hint for a collection of `len` items from the budget.
+    #[inline]
+    fn reserve_hint(&mut self, len: usize) -> usize {
+        let hint = len.min(self.hint_budget);
+        self.hint_budget -= hint;
+        hint
+    }
+
+    #[inline]
+    fn release_hint(&mut self, hint: usize) {
+        self.hint_budget += hint;
     }
 
     #[inline]
@@ -481,12 +501,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let len = self.check_len(Kind::Array, len, start)?;
         self.enter(start)?;
+        let hint = self.reserve_hint(len);
         let mut access = SeqAccess {
+            hint,
             de: self,
             left: len,
         };
         let result = visitor.visit_seq(&mut access);
         let left = access.left;
+        self.release_hint(hint);
         self.leave();
         finish(result, left, start)
     }
@@ -503,12 +526,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         if self.dict.is_some() {
             return self.visit_explicit_map_dedup(start, len, visitor);
         }
+        let hint = self.reserve_hint(len);
         let mut access = MapAccess {
+            hint,
             de: self,
             left: len,
         };
         let result = visitor.visit_map(&mut access);
         let left = access.left;
+        self.release_hint(hint);
         self.leave();
         finish(result, left, start)
     }
@@ -524,7 +550,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let header_size = self.read.offset() - start;
         let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
+        let hint = self.reserve_hint(len);
         let mut access = DedupMapAccess {
+            hint,
             de: self,
             left: len,
             shape: ShapeCandidate {
@@ -534,6 +562,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         let result = visitor.visit_map(&mut access);
         let (left, shape) = (access.left, access.shape);
+        self.release_hint(hint);
         self.leave();
         let value = finish(result, left, start)?;
         if let Some(dict) = &mut self.dict {
@@ -587,7 +616,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let (first, count) = self.shape_ref(start, tag)?;
         self.enter(start)?;
+        let hint = self.reserve_hint(count as usize);
         let mut access = ShapeMapAccess {
+            hint,
             de: self,
             next: first,
             end: first + count,
@@ -595,6 +626,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         let result = visitor.visit_map(&mut access);
         let left = (access.end - access.next) as usize;
+        self.release_hint(hint);
         self.leave();
         finish(result, left, start)
     }
@@ -731,14 +763,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 }
 
-/// The count a visitor may allocate for, which the input only claims.
-///
-/// A slice's counts were checked against the bytes left in it. A reader
-/// cannot know whether the items will arrive, so it gives no hint and the
-/// visitor's buffers grow only as the items do.
+/// The hint a collection gives its visitor: what it reserved from the
+/// budget, never more than the items left; none if it reserved nothing.
 #[inline]
-fn count_hint<'de, R: Read<'de>>(read: &R, left: usize) -> Option<usize> {
-    read.remaining().map(|bytes_left| left.min(bytes_left))
+fn size_hint(reserved: usize, left: usize) -> Option<usize> {
+    (reserved > 0).then(|| reserved.min(left))
 }
 
 /// Checks that a collection's visitor took every item, then places errors.
@@ -1130,6 +1159,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 struct SeqAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
+    /// The size hint reserved from the deserializer's budget.
+    hint: usize,
 }
 
 impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
@@ -1145,13 +1176,14 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        count_hint(&self.de.read, self.left)
+        size_hint(self.hint, self.left)
     }
 }
 
 struct MapAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
+    hint: usize,
 }
 
 impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, R> {
@@ -1172,7 +1204,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        count_hint(&self.de.read, self.left)
+        size_hint(self.hint, self.left)
     }
 }
 
@@ -1188,6 +1220,7 @@ struct ShapeCandidate {
 struct DedupMapAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
+    hint: usize,
     shape: ShapeCandidate,
 }
 
@@ -1207,12 +1240,13 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for DedupMapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        count_hint(&self.de.read, self.left)
+        size_hint(self.hint, self.left)
     }
 }
 
 struct ShapeMapAccess<'a, R> {
     de: &'a mut Deserializer<R>,
+    hint: usize,
     next: u32,
     end: u32,
     start: usize,
@@ -1238,7 +1272,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ShapeMapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some((self.end - self.next) as usize)
+        size_hint(self.hint, (self.end - self.next) as usize)
     }
 }
 

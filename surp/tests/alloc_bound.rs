@@ -219,3 +219,20 @@ fn nested_claims_from_a_reader_allocate_little() {
         input.len()
     );
 }
+
+/// Each level of a slice's nesting can claim as many items as the bytes left,
+/// but the levels overlap: the deserializer's hint budget makes the hints of
+/// all open collections together stay within the input, so what visitors
+/// preallocate stays within a few `Value`s per input byte.
+#[test]
+fn nested_claims_in_a_slice_preallocate_at_most_the_input() {
+    // 128 arrays, each claiming 4,096 items, then 4,096 zero bytes.
+    let mut input = Vec::new();
+    for _ in 0..128 {
+        input.extend_from_slice(&[wire::ARRAY8 + 1, 0x00, 0x10]);
+    }
+    input.extend(std::iter::repeat_n(0u8, 4096));
+    let peak = peak_heap_during(|| surp::from_slice::<Value>(&input));
+    let per_byte = std::mem::size_of::<Value>() * 2;
+    assert!(peak < per_byte * input.len(), "peak {peak} bytes for {} input bytes", input.len());
+}
