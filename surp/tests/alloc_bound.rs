@@ -1,85 +1,18 @@
 //! No allocation is sized from a length the input merely claims: a few bytes
 //! claiming 2^63 items cost a few bytes of memory, and a reader's buffers grow
-//! only as bytes arrive. A counting allocator (per thread, so the tests of
-//! this binary can run in parallel) measures the peak of live heap bytes.
+//! only as bytes arrive. A counting allocator (`counting/mod.rs`, per thread,
+//! so the tests of this binary can run in parallel) measures the peak of live
+//! heap bytes.
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::cell::Cell;
+mod counting;
+
 use std::collections::{BTreeMap, HashMap};
 
+use counting::peak_heap_during;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_bytes::ByteBuf;
 use surp::wire::{self, Kind};
 use surp::{Options, Value};
-
-/// The system allocator, counting this thread's live bytes and their peak.
-struct Counting;
-
-thread_local! {
-    // Const-initialised and without `Drop`: usable from inside the allocator.
-    static LIVE: Cell<usize> = const { Cell::new(0) };
-    static PEAK: Cell<usize> = const { Cell::new(0) };
-}
-
-fn track(grow: usize, shrink: usize) {
-    let _ = LIVE.try_with(|live| {
-        let now = (live.get() + grow).saturating_sub(shrink);
-        live.set(now);
-        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
-    });
-}
-
-// SAFETY: every call is forwarded unchanged to `System`, which upholds the
-// `GlobalAlloc` contract; the counting touches only thread-local integers and
-// never allocates.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: the caller's guarantees for `layout` are passed on as they are.
-        let p = unsafe { System.alloc(layout) };
-        if !p.is_null() {
-            track(layout.size(), 0);
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let p = unsafe { System.alloc_zeroed(layout) };
-        if !p.is_null() {
-            track(layout.size(), 0);
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        // SAFETY: `ptr` was allocated by `System` through this allocator with `layout`.
-        unsafe { System.dealloc(ptr, layout) };
-        track(0, layout.size());
-    }
-
-    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
-        // SAFETY: `ptr` and `layout` come from this allocator, as the caller guarantees.
-        let p = unsafe { System.realloc(ptr, layout, new_size) };
-        if !p.is_null() {
-            track(new_size, layout.size());
-        }
-        p
-    }
-}
-
-#[global_allocator]
-static ALLOCATOR: Counting = Counting;
-
-/// Runs `f` and returns the most heap it held live at once, beyond what was
-/// live before.
-fn peak_heap_during<T>(f: impl FnOnce() -> T) -> usize {
-    let before = LIVE.with(Cell::get);
-    PEAK.with(|peak| peak.set(before));
-    let result = f();
-    let peak = PEAK.with(Cell::get);
-    drop(result);
-    peak - before
-}
 
 const KIB: usize = 1024;
 
@@ -234,5 +167,9 @@ fn nested_claims_in_a_slice_preallocate_at_most_the_input() {
     input.extend(std::iter::repeat_n(0u8, 4096));
     let peak = peak_heap_during(|| surp::from_slice::<Value>(&input));
     let per_byte = std::mem::size_of::<Value>() * 2;
-    assert!(peak < per_byte * input.len(), "peak {peak} bytes for {} input bytes", input.len());
+    assert!(
+        peak < per_byte * input.len(),
+        "peak {peak} bytes for {} input bytes",
+        input.len()
+    );
 }
