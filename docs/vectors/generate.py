@@ -1,0 +1,379 @@
+#!/usr/bin/env python3
+"""Writes surp-v1.json: Surp test vectors derived from docs/spec.md.
+
+This is an independent reading of the spec, deliberately not derived from the
+Rust code: the Rust tests check the implementation against these bytes, so a
+disagreement means one of the two misreads the spec.
+
+    python3 docs/vectors/generate.py   # rewrites docs/vectors/surp-v1.json
+"""
+import json
+import os
+import struct
+
+# --- values in the vector notation (see docs/spec.md, "Test vectors") ------
+
+
+def null():
+    return {"null": None}
+
+
+def boolean(b):
+    return {"bool": b}
+
+
+def integer(i):
+    return {"int": str(i)}
+
+
+def f64(x):
+    return {"float": "0x%016x" % struct.unpack("<Q", struct.pack("<d", x))[0]}
+
+
+def f64_bits(bits):
+    return {"float": "0x%016x" % bits}
+
+
+def string(s):
+    return {"str": s}
+
+
+def string_repeat(s, n):
+    return {"str": {"repeat": s, "count": n}}
+
+
+def bytestring(b):
+    return {"bytes": b.hex()}
+
+
+def bytes_repeat(b, n):
+    return {"bytes": {"repeat": b.hex(), "count": n}}
+
+
+def array(*items):
+    return {"array": list(items)}
+
+
+def mapping(*pairs):
+    return {"map": [[k, v] for k, v in pairs]}
+
+
+def some(v):
+    return {"some": v}
+
+
+# --- an encoder written from the spec --------------------------------------
+
+
+def width(n):
+    """Smallest number of bytes (1..) holding n."""
+    return max(1, (n.bit_length() + 7) // 8)
+
+
+def length_header(first_inline, inline_max, first_prefixed, n):
+    if n <= inline_max:
+        return bytes([first_inline + n])
+    c = [1, 2, 4, 8].index(next(w for w in (1, 2, 4, 8) if n < 1 << (8 * w)))
+    return bytes([first_prefixed + c]) + n.to_bytes(1 << c, "little")
+
+
+def enc_int(v):
+    if 0 <= v <= 127:
+        return bytes([v])
+    if -8 <= v < 0:
+        return bytes([v + 256])
+    if v >= 0:
+        n, small, wide = v, 0xD8, 0xEF
+    else:
+        n, small, wide = -1 - v, 0xE0, 0xF0
+    w = width(n)
+    if w <= 8:
+        return bytes([small + w - 1]) + n.to_bytes(w, "little")
+    return bytes([wide, w]) + n.to_bytes(w, "little")
+
+
+def f16_bits_if_exact(x32_bits):
+    sign = (x32_bits >> 16) & 0x8000
+    exp = (x32_bits >> 23) & 0xFF
+    man = x32_bits & 0x7FFFFF
+    if exp == 0xFF:
+        return sign | 0x7C00 | (man >> 13) if man & 0x1FFF == 0 else None
+    if exp == 0:
+        return sign if man == 0 else None
+    e = exp - 127
+    if -14 <= e <= 15:
+        return sign | ((e + 15) << 10) | (man >> 13) if man & 0x1FFF == 0 else None
+    if -24 <= e < -14:
+        sig = (1 << 23) | man
+        shift = -e - 1
+        return sign | (sig >> shift) if sig & ((1 << shift) - 1) == 0 else None
+    return None
+
+
+def f32_bits_if_exact(bits64):
+    exp = (bits64 >> 52) & 0x7FF
+    man = bits64 & ((1 << 52) - 1)
+    sign = bits64 >> 63
+    if exp == 0x7FF:
+        if man & ((1 << 29) - 1):
+            return None
+        return (sign << 31) | (0xFF << 23) | (man >> 29)
+    x = struct.unpack("<d", struct.pack("<Q", bits64))[0]
+    try:
+        b32 = struct.unpack("<I", struct.pack("<f", x))[0]
+    except OverflowError:
+        return None
+    back = struct.unpack("<Q", struct.pack("<d", struct.unpack("<f", struct.pack("<I", b32))[0]))[0]
+    return b32 if back == bits64 else None
+
+
+def enc_float(bits64):
+    b32 = f32_bits_if_exact(bits64)
+    if b32 is None:
+        return b"\xee" + bits64.to_bytes(8, "little")
+    b16 = f16_bits_if_exact(b32)
+    if b16 is None:
+        return b"\xed" + b32.to_bytes(4, "little")
+    return b"\xec" + b16.to_bytes(2, "little")
+
+
+def expand(x):
+    """A payload given literally or as {"repeat", "count"}: a string, hex, or
+    one item (array) or pair (map) repeated."""
+    if not isinstance(x, dict):
+        return x
+    if isinstance(x["repeat"], str):
+        return x["repeat"] * x["count"]
+    return [x["repeat"]] * x["count"]
+
+
+def encode(v):
+    (kind, x), = v.items()
+    if kind == "null":
+        return b"\xe8"
+    if kind == "bool":
+        return b"\xea" if x else b"\xe9"
+    if kind == "int":
+        return enc_int(int(x))
+    if kind == "float":
+        return enc_float(int(x, 16))
+    if kind == "str":
+        data = expand(x).encode("utf-8")
+        return length_header(0x80, 31, 0xC8, len(data)) + data
+    if kind == "bytes":
+        data = bytes.fromhex(expand(x))
+        return length_header(0xC0, 7, 0xCC, len(data)) + data
+    if kind == "array":
+        items = expand(x) if isinstance(x, dict) else x
+        return length_header(0xA0, 15, 0xD0, len(items)) + b"".join(encode(i) for i in items)
+    if kind == "map":
+        pairs = expand(x) if isinstance(x, dict) else x
+        return length_header(0xB0, 15, 0xD4, len(pairs)) + b"".join(encode(k) + encode(v) for k, v in pairs)
+    if kind == "some":
+        inner = encode(x)
+        return b"\xeb" + inner if inner[:1] in (b"\xe8", b"\xeb") else inner
+    raise ValueError(kind)
+
+
+def hexify(b):
+    """Hex, compressing long runs of one byte into repeat segments."""
+    if len(b) < 512:
+        return b.hex()
+    segments, i = [], 0
+    while i < len(b):
+        j = i
+        while j < len(b) and b[j] == b[i]:
+            j += 1
+        if j - i >= 64:
+            segments.append({"repeat": "%02x" % b[i], "count": j - i})
+            i = j
+        else:
+            if segments and isinstance(segments[-1], str):
+                segments[-1] += b[i:j].hex()
+            else:
+                segments.append(b[i:j].hex())
+            i = j
+    return segments
+
+
+# --- the vectors ------------------------------------------------------------
+
+
+def vectors():
+    out = []
+
+    def add(name, value, decodes_as=None):
+        entry = {"name": name, "value": value, "hex": hexify(encode(value))}
+        if decodes_as is not None:
+            entry["decodes_as"] = decodes_as
+        out.append(entry)
+
+    # Every inline tag.
+    for i in range(128):
+        add("fixuint %d" % i, integer(i))
+    for i in range(-8, 0):
+        add("fixnint %d" % i, integer(i))
+    for n in range(32):
+        add("fixstr of length %d" % n, string("abcdefghijklmnopqrstuvwxyz012345"[:n]))
+    for n in range(8):
+        add("fixbin of length %d" % n, bytestring(bytes(range(1, n + 1))))
+    for n in range(16):
+        add("fixarray of %d" % n, array(*[integer(i) for i in range(n)]))
+    for n in range(16):
+        add("fixmap of %d" % n, mapping(*[(integer(i), boolean(i % 2 == 1)) for i in range(n)]))
+
+    # Integer widths: both sides of every boundary.
+    for w in range(1, 9):
+        lo = 128 if w == 1 else 1 << (8 * (w - 1))
+        add("uint, %d-byte payload, smallest" % w, integer(lo))
+        add("uint, %d-byte payload, largest" % w, integer((1 << (8 * w)) - 1))
+        add("nint, %d-byte payload, closest to zero" % w, integer(-9 if w == 1 else -1 - (1 << (8 * (w - 1)))))
+        add("nint, %d-byte payload, most negative" % w, integer(-(1 << (8 * w))))
+    for w in range(9, 17):
+        add("wide uint, %d bytes, smallest" % w, integer(1 << (8 * (w - 1))))
+        add("wide nint, %d bytes, closest to zero" % w, integer(-1 - (1 << (8 * (w - 1)))))
+    add("wide uint, u128::MAX", integer((1 << 128) - 1))
+    add("wide nint, i128::MIN", integer(-(1 << 127)))
+    add("i64::MIN", integer(-(1 << 63)))
+    add("i64::MAX", integer((1 << 63) - 1))
+
+    # Floats.
+    for name, x in [
+        ("f16: 1.0", 1.0), ("f16: -2.5", -2.5), ("f16: 0.0", 0.0), ("f16: 65504 (largest binary16)", 65504.0),
+        ("f16: 2^-14 (smallest binary16 normal)", 2.0 ** -14), ("f16: 2^-24 (smallest binary16 subnormal)", 2.0 ** -24),
+        ("f16: 3 * 2^-24 (binary16 subnormal)", 3 * 2.0 ** -24), ("f16: infinity", float("inf")),
+        ("f16: -infinity", float("-inf")),
+        ("f32: 65505 (just above binary16)", 65505.0), ("f32: 2^-25 (below binary16)", 2.0 ** -25),
+        ("f32: 0.1 as binary32", struct.unpack("<f", struct.pack("<f", 0.1))[0]),
+        ("f32: 1.0000001 (needs 24 bits)", 1 + 2.0 ** -23), ("f32: 3.4028235e38 (largest binary32)", struct.unpack("<f", b"\xff\xff\x7f\x7f")[0]),
+        ("f64: 0.1", 0.1), ("f64: 1e300", 1e300), ("f64: 5e-324 (smallest subnormal)", 5e-324),
+        ("f64: pi", 3.141592653589793),
+    ]:
+        add(name, f64(x))
+    add("f16: -0.0", f64_bits(0x8000000000000000))
+    add("f16: quiet NaN", f64_bits(0x7FF8000000000000))
+    add("f16: negative quiet NaN", f64_bits(0xFFF8000000000000))
+    add("f32: NaN with a payload binary16 cannot hold", f64_bits(0x7FF8000020000000))
+    add("f64: NaN with a payload binary32 cannot hold", f64_bits(0x7FF8000000000001))
+    add("f64: signalling NaN", f64_bits(0x7FF0000000000001))
+
+    # Null, booleans, Some markers.
+    add("null", null())
+    add("false", boolean(False))
+    add("true", boolean(True))
+    add("Some(None)", some(null()), decodes_as=null())
+    add("Some(Some(None))", some(some(null())), decodes_as=null())
+    add("Some(5) is 5", some(integer(5)), decodes_as=integer(5))
+    add("array holding Some(None)", array(some(null()), null()), decodes_as=array(null(), null()))
+
+    # Length classes: both sides of each boundary.
+    for n in (32, 255, 256, 65535, 65536):
+        add("string of length %d" % n, string_repeat("x", n))
+    add("string of 4 multi-byte characters", string("h\u00e9\u20ac\U0001f600"))
+    for n in (8, 255, 256, 65535, 65536):
+        add("byte string of length %d" % n, bytes_repeat(b"\xab", n))
+    for n in (16, 255, 256, 65536):
+        add("array of %d" % n, {"array": {"repeat": integer(0), "count": n}})
+    for n in (16, 255, 256):
+        add("map of %d" % n, {"map": {"repeat": [integer(1), null()], "count": n}})
+
+    # Structure.
+    add("nested arrays", array(array(array()), array(integer(1))))
+    add("map with string keys", mapping((string("id"), integer(7)), (string("name"), string("surp"))))
+    add("map with mixed keys, in order", mapping((string("b"), null()), (integer(-1), null()), (bytestring(b"k"), null())))
+    add("enum unit variant", string("Unit"))
+    add("enum newtype variant", mapping((string("New"), integer(3))))
+    add("enum struct variant", mapping((string("S"), mapping((string("a"), integer(-5))))))
+    return out
+
+
+def invalid():
+    def case(name, hexstr, error, offset):
+        return {"name": name, "hex": hexstr, "error": error, "offset": offset}
+
+    return [
+        case("empty input", "", "UnexpectedEof", 0),
+        case("reserved tag", "f1", "ReservedTag", 0),
+        case("uint missing its payload", "d9ff", "UnexpectedEof", 2),
+        case("string shorter than declared", "836162", "LengthExceedsInput", 0),
+        case("array shorter than declared", "a200", "LengthExceedsInput", 0),
+        case("byte string length 2^63", "cf0000000000000080", "LengthExceedsInput", 0),
+        case("map count 2^63", "d70000000000000080", "LengthExceedsInput", 0),
+        case("map count 2^32 - 1", "d6ffffffff", "LengthExceedsInput", 0),
+        case("f64 missing payload bytes", "ee000000", "UnexpectedEof", 4),
+        case("2-byte string reference to an undefined slot", "f2f40001", "UnknownStringRef", 1),
+        case("3-byte string reference to an undefined slot", "f2f5000001", "UnknownStringRef", 1),
+        case("2-byte shape reference to an undefined shape", "f2f70001", "UnknownShapeRef", 1),
+        case("string length 2^32", "cb0000000001000000", "LengthExceedsInput", 0),
+        case("string length 2^63", "cb0000000000000080", "LengthExceedsInput", 0),
+        case("array count 2^32", "d30000000001000000", "LengthExceedsInput", 0),
+        case("array count 2^63", "d30000000000000080", "LengthExceedsInput", 0),
+        case("map count larger than half the rest", "b3" + "0000", "LengthExceedsInput", 0),
+        case("invalid UTF-8 in a string", "82c328", "InvalidUtf8", 1),
+        case("UTF-16 surrogate in a string", "83eda080", "InvalidUtf8", 1),
+        case("wide integer with length 8", "ef08" + "00" * 8, "InvalidWideInteger", 0),
+        case("wide integer with length 17", "ef11" + "00" * 17, "InvalidWideInteger", 0),
+        case("trailing byte after a value", "0000", "TrailingBytes", 1),
+        case("dedup marker inside a document", "a1f2", "MisplacedDedupMarker", 1),
+        case("string reference without a marker", "f300", "RefWithoutMarker", 0),
+        case("shape reference without a marker", "f600", "RefWithoutMarker", 0),
+        case("string reference to an undefined slot", "f2f300", "UnknownStringRef", 1),
+        case("shape reference to an undefined shape", "f2f600", "UnknownShapeRef", 1),
+        case("forward string reference", "f2a2f30083616263", "UnknownStringRef", 2),
+        case("nesting deeper than 128", "a1" * 129 + "00", "DepthLimitExceeded", 128),
+        case("some markers deeper than 128", "eb" * 129 + "e8", "DepthLimitExceeded", 128),
+    ]
+
+
+def decode_only():
+    """Valid documents a canonical encoder never writes: decoders accept them."""
+
+    def case(name, hexstr, value):
+        return {"name": name, "hex": hexstr, "value": value}
+
+    return [
+        case("uint 5 with a 1-byte payload", "d805", integer(5)),
+        case("uint 1 with an 8-byte payload", "df0100000000000000", integer(1)),
+        case("nint -1 with a 2-byte payload", "e10000", integer(-1)),
+        case("wide uint holding 1", "ef09010000000000000000", integer(1)),
+        case("1.0 as binary64", "ee000000000000f03f", f64(1.0)),
+        case("1.5 as binary32", "ed0000c03f", f64(1.5)),
+        case("string with an 8-byte length", "cb0200000000000000" + "6869", string("hi")),
+        case("byte string with an 8-byte length", "cf0100000000000000" + "ff", bytestring(b"\xff")),
+        case("array with an 8-byte count", "d30100000000000000" + "e8", array(null())),
+        case("map with an 8-byte count", "d70100000000000000" + "00e9", mapping((integer(0), boolean(False)))),
+        case("map with a 4-byte count", "d60100000000e9", mapping((integer(0), boolean(False)))),
+        case("string with a 1-byte length", "c80161", string("a")),
+    ]
+
+
+def main():
+    doc = {
+        "format": "surp",
+        "version": 1,
+        "spec": "docs/spec.md",
+        "notation": "see docs/spec.md, section 'Test vectors'",
+        "vectors": vectors(),
+        "decode_only": decode_only(),
+        "dedup": [],
+        "invalid": invalid(),
+    }
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v1.json")
+    # One vector per line keeps diffs readable.
+    lines = ["{"]
+    for key in ("format", "version", "spec", "notation"):
+        lines.append("%s: %s," % (json.dumps(key), json.dumps(doc[key])))
+    keys = ("vectors", "decode_only", "dedup", "invalid")
+    for i, key in enumerate(keys):
+        items = [json.dumps(item, ensure_ascii=False) for item in doc[key]]
+        lines.append("%s: [" % json.dumps(key))
+        lines.append(",\n".join(items))
+        lines.append("]" + ("," if i < len(keys) - 1 else ""))
+    lines.append("}")
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("wrote %d vectors, %d invalid cases to %s" % (len(doc["vectors"]), len(doc["invalid"]), path))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1160 @@
+//! The serde `Deserializer`: Surp bytes into any `Deserialize` type.
+//!
+//! Each `deserialize_*` method reads one tag byte and takes a fast path for
+//! the tags its type usually meets; everything else goes through
+//! [`Deserializer::any_tag`], the one general dispatcher. Lengths are checked
+//! against the remaining input and the configured [`Options`] before they
+//! are acted on. Skipping an unknown value is iterative, so ignored data
+//! cannot exhaust the stack.
+
+use std::str;
+
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+use serde::de::{self, DeserializeSeed, IntoDeserializer, Visitor};
+
+use crate::dedup::Dictionary;
+use crate::error::{Error, ErrorKind, Result};
+use crate::float;
+use crate::options::Options;
+use crate::read::{IoRead, Read, Reference, SliceRead, Span};
+use crate::wire::{self, Kind};
+
+/// A Surp deserializer over a slice ([`SliceRead`]) or a reader ([`IoRead`]).
+///
+/// Most code uses [`from_slice`](crate::from_slice) or
+/// [`from_reader`](crate::from_reader); build a `Deserializer` to decode
+/// several values from one input, or to call [`Deserializer::end`] yourself.
+///
+/// ```
+/// use serde::Deserialize;
+///
+/// # fn main() -> Result<(), surp::Error> {
+/// let mut bytes = surp::to_vec(&1u8)?;
+/// bytes.extend(surp::to_vec("two")?);
+/// let mut de = surp::Deserializer::from_slice(&bytes);
+/// assert_eq!(u8::deserialize(&mut de)?, 1);
+/// assert_eq!(<&str>::deserialize(&mut de)?, "two");
+/// de.end()?;
+/// # Ok(()) }
+/// ```
+pub struct Deserializer<R> {
+    read: R,
+    opts: Options,
+    depth: usize,
+    budget: usize,
+    dict: Option<Box<Dictionary>>,
+    pending_start: bool,
+}
+
+impl<'de> Deserializer<SliceRead<'de>> {
+    /// Decodes from a slice, borrowing strings and bytes from it.
+    pub fn from_slice(input: &'de [u8]) -> Self {
+        Deserializer::from_slice_with_options(input, Options::new())
+    }
+
+    /// Decodes from a slice with the given limits.
+    pub fn from_slice_with_options(input: &'de [u8], opts: Options) -> Self {
+        let read = SliceRead::new(input);
+        let marked = read.starts_with_marker();
+        let mut de = Deserializer::new(read, opts);
+        if marked {
+            de.begin_dedup();
+        }
+        de
+    }
+}
+
+impl<R: std::io::Read> Deserializer<IoRead<R>> {
+    /// Decodes from a reader. Wrap unbuffered readers in a `BufReader`.
+    pub fn from_reader(reader: R) -> Self {
+        Deserializer::from_reader_with_options(reader, Options::new())
+    }
+
+    /// Decodes from a reader with the given limits.
+    pub fn from_reader_with_options(reader: R, opts: Options) -> Self {
+        let mut de = Deserializer::new(IoRead::new(reader), opts);
+        de.pending_start = true;
+        de
+    }
+
+    /// Gives back the reader.
+    pub fn into_inner(self) -> R {
+        self.read.into_inner()
+    }
+}
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    fn new(read: R, opts: Options) -> Self {
+        let budget = opts.max_alloc;
+        Deserializer {
+            read,
+            opts,
+            depth: 0,
+            budget,
+            dict: None,
+            pending_start: false,
+        }
+    }
+
+    /// Checks that the input has no bytes left after the values decoded so far.
+    pub fn end(&mut self) -> Result<()> {
+        match self.read.peek()? {
+            None => Ok(()),
+            Some(_) => Err(Error::new(ErrorKind::TrailingBytes, self.read.offset())),
+        }
+    }
+
+    /// The offset of the next byte to be read.
+    pub fn offset(&self) -> usize {
+        self.read.offset()
+    }
+
+    #[cold]
+    fn begin_dedup(&mut self) {
+        // The marker is the first byte; it was only peeked.
+        let _ = self.read.next_u8();
+        self.dict = Some(Box::new(Dictionary::new(
+            self.opts.max_dedup_strings,
+            self.opts.max_dedup_shapes,
+        )));
+    }
+
+    #[cold]
+    fn start_document(&mut self) -> Result<()> {
+        self.pending_start = false;
+        if self.read.peek()? == Some(wire::DEDUP_MARKER) {
+            self.begin_dedup();
+        }
+        Ok(())
+    }
+
+    #[inline]
+    fn next_tag(&mut self) -> Result<u8> {
+        if R::LAZY_START && self.pending_start {
+            self.start_document()?;
+        }
+        self.read.next_u8()
+    }
+
+    #[inline]
+    fn peek_tag(&mut self) -> Result<u8> {
+        if R::LAZY_START && self.pending_start {
+            self.start_document()?;
+        }
+        match self.read.peek()? {
+            Some(tag) => Ok(tag),
+            None => Err(Error::new(ErrorKind::UnexpectedEof, self.read.offset())),
+        }
+    }
+
+    #[inline]
+    fn enter(&mut self, start: usize) -> Result<()> {
+        if self.depth >= self.opts.max_depth {
+            return Err(Error::new(
+                ErrorKind::DepthLimitExceeded(self.opts.max_depth),
+                start,
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    #[inline]
+    fn leave(&mut self) {
+        self.depth -= 1;
+    }
+
+    #[inline]
+    fn charge(&mut self, amount: usize, start: usize) -> Result<()> {
+        match self.budget.checked_sub(amount) {
+            Some(left) => {
+                self.budget = left;
+                Ok(())
+            }
+            None => Err(Error::new(
+                ErrorKind::AllocationLimitExceeded(self.opts.max_alloc),
+                start,
+            )),
+        }
+    }
+
+    /// Validates a declared length against the limits and the input, and
+    /// charges it to the allocation budget.
+    #[inline]
+    fn check_len(&mut self, kind: Kind, len: u64, start: usize) -> Result<usize> {
+        // Every item takes at least one byte; a map entry at least two.
+        let per_item = if kind == Kind::Map { 2 } else { 1 };
+        if len > self.opts.max_len as u64 {
+            return Err(Error::new(
+                ErrorKind::LengthLimitExceeded {
+                    kind,
+                    len,
+                    limit: self.opts.max_len,
+                },
+                start,
+            ));
+        }
+        if let Some(rem) = self.read.remaining()
+            && len > (rem / per_item) as u64
+        {
+            return Err(Error::new(
+                ErrorKind::LengthExceedsInput { kind, len },
+                start,
+            ));
+        }
+        let Ok(n) = usize::try_from(len) else {
+            return Err(Error::new(
+                ErrorKind::LengthExceedsInput { kind, len },
+                start,
+            ));
+        };
+        self.charge(n.saturating_mul(per_item), start)?;
+        Ok(n)
+    }
+
+    /// Reads the length that follows a length-class tag.
+    #[inline]
+    fn read_len(&mut self, tag: u8) -> Result<u64> {
+        self.read.read_le(wire::length_class_width(tag))
+    }
+
+    /// The general dispatcher: decodes the value whose tag was just read.
+    fn any_tag<V: Visitor<'de>>(&mut self, start: usize, tag: u8, visitor: V) -> Result<V::Value> {
+        let result = match tag {
+            0..=wire::FIXUINT_MAX => visitor.visit_u64(tag.into()),
+            wire::FIXSTR..=0x9f => {
+                return self.visit_str_literal(start, (tag & 0x1f).into(), visitor);
+            }
+            wire::FIXARRAY..=0xaf => return self.visit_array(start, (tag & 0x0f).into(), visitor),
+            wire::FIXMAP..=0xbf => return self.visit_map(start, (tag & 0x0f).into(), visitor),
+            wire::FIXBIN..=0xc7 => {
+                return self.visit_bytes_literal(start, (tag & 0x07).into(), visitor);
+            }
+            wire::STR8..=0xcb => {
+                let len = self.read_len(tag)?;
+                return self.visit_str_literal(start, len, visitor);
+            }
+            wire::BIN8..=0xcf => {
+                let len = self.read_len(tag)?;
+                return self.visit_bytes_literal(start, len, visitor);
+            }
+            wire::ARRAY8..=0xd3 => {
+                let len = self.read_len(tag)?;
+                return self.visit_array(start, len, visitor);
+            }
+            wire::MAP8..=0xd7 => {
+                let len = self.read_len(tag)?;
+                return self.visit_map(start, len, visitor);
+            }
+            wire::UINT1..=0xdf => {
+                let v = self.read.read_le(usize::from(tag - wire::UINT1) + 1)?;
+                visitor.visit_u64(v)
+            }
+            wire::NINT1..=0xe7 => {
+                let n = self.read.read_le(usize::from(tag - wire::NINT1) + 1)?;
+                match i64::try_from(n) {
+                    Ok(n) => visitor.visit_i64(!n),
+                    Err(_) => visitor.visit_i128(!i128::from(n)),
+                }
+            }
+            wire::NULL => visitor.visit_unit(),
+            wire::FALSE => visitor.visit_bool(false),
+            wire::TRUE => visitor.visit_bool(true),
+            wire::SOME => {
+                self.enter(start)?;
+                let r = visitor.visit_some(&mut *self);
+                self.leave();
+                r
+            }
+            wire::F16 => {
+                let bits = self.read.read_le(2)? as u16;
+                visitor.visit_f32(float::f16_to_f32(bits))
+            }
+            wire::F32 => {
+                let bits = self.read.read_le(4)? as u32;
+                visitor.visit_f32(f32::from_bits(bits))
+            }
+            wire::F64 => {
+                let bits = self.read.read_le(8)?;
+                visitor.visit_f64(f64::from_bits(bits))
+            }
+            wire::WIDE_UINT => {
+                let v = self.read_wide(start)?;
+                visitor.visit_u128(v)
+            }
+            wire::WIDE_NINT => {
+                let n = self.read_wide(start)?;
+                match i128::try_from(n) {
+                    Ok(n) => visitor.visit_i128(!n),
+                    Err(_) => return Err(Error::new(ErrorKind::IntegerOutOfRange, start)),
+                }
+            }
+            wire::RESERVED => return Err(Error::new(ErrorKind::ReservedTag(tag), start)),
+            wire::DEDUP_MARKER => return Err(Error::new(ErrorKind::MisplacedDedupMarker, start)),
+            wire::STR_REF1..=wire::STR_REF3 => {
+                let span = self.str_ref(start, tag)?;
+                return self.visit_kept_str(start, span, visitor);
+            }
+            wire::SHAPE_REF1 | wire::SHAPE_REF2 => return self.visit_shape(start, tag, visitor),
+            wire::FIXNINT_MIN..=0xff => visitor.visit_i64(i64::from(tag as i8)),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    #[cold]
+    fn read_wide(&mut self, start: usize) -> Result<u128> {
+        let width = self.read.next_u8()?;
+        if !(9..=16).contains(&width) {
+            return Err(Error::new(ErrorKind::InvalidWideInteger(width), start));
+        }
+        let mut buf = [0u8; 16];
+        self.read.read_into(&mut buf[..usize::from(width)])?;
+        Ok(u128::from_le_bytes(buf))
+    }
+
+    /// Reads a string payload, keeps it in the string table when it takes a
+    /// slot, and returns where it is.
+    #[inline]
+    fn str_payload(&mut self, start: usize, len: u64) -> Result<(Span, Option<Span>)> {
+        let len = self.check_len(Kind::Str, len, start)?;
+        let span = self.read.fill(len)?;
+        let mut kept = None;
+        if let Some(dict) = &mut self.dict {
+            // Keys of explicit maps are kept even when they take no slot:
+            // a shape made from the map needs them.
+            let k = self.read.remember(span);
+            if dict.takes_slot(len) {
+                dict.push_string(k);
+            }
+            kept = Some(k);
+        }
+        Ok((span, kept))
+    }
+
+    #[inline]
+    fn visit_str_literal<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let (span, _) = self.str_payload(start, len)?;
+        let result = match self.read.payload(span) {
+            Reference::Borrowed(b) => visitor.visit_borrowed_str(utf8(b, span.start)?),
+            Reference::Copied(b) => visitor.visit_str(utf8(b, span.start)?),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    #[inline]
+    fn visit_bytes_literal<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let len = self.check_len(Kind::Bytes, len, start)?;
+        let span = self.read.fill(len)?;
+        let result = match self.read.payload(span) {
+            Reference::Borrowed(b) => visitor.visit_borrowed_bytes(b),
+            Reference::Copied(b) => visitor.visit_bytes(b),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    /// Resolves a string reference whose tag was just read.
+    #[cold]
+    fn str_ref(&mut self, start: usize, tag: u8) -> Result<Span> {
+        let index = self.read.read_le(usize::from(tag - wire::STR_REF1) + 1)? as u32;
+        let Some(dict) = &self.dict else {
+            return Err(Error::new(ErrorKind::RefWithoutMarker, start));
+        };
+        let Some(span) = dict.string(index) else {
+            let defined = dict.strings_defined();
+            return Err(Error::new(
+                ErrorKind::UnknownStringRef { index, defined },
+                start,
+            ));
+        };
+        self.charge(span.len, start)?;
+        Ok(span)
+    }
+
+    fn visit_kept_str<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        kept: Span,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let result = match self.read.recall(kept) {
+            Reference::Borrowed(b) => visitor.visit_borrowed_str(utf8(b, start)?),
+            Reference::Copied(b) => visitor.visit_str(utf8(b, start)?),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    fn visit_array<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let len = self.check_len(Kind::Array, len, start)?;
+        self.enter(start)?;
+        let mut access = SeqAccess {
+            de: self,
+            left: len,
+        };
+        let result = visitor.visit_seq(&mut access);
+        let left = access.left;
+        self.leave();
+        finish(result, left, start)
+    }
+
+    fn visit_map<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let len = self.check_len(Kind::Map, len, start)?;
+        self.enter(start)?;
+        if self.dict.is_some() {
+            return self.visit_explicit_map_dedup(start, len, visitor);
+        }
+        let mut access = MapAccess {
+            de: self,
+            left: len,
+        };
+        let result = visitor.visit_map(&mut access);
+        let left = access.left;
+        self.leave();
+        finish(result, left, start)
+    }
+
+    /// An explicit map in a deduplicated document: its string keys are
+    /// recorded, and at its end it may become a shape.
+    #[cold]
+    fn visit_explicit_map_dedup<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let header_size = self.read.offset() - start;
+        let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
+        let mut access = DedupMapAccess {
+            de: self,
+            left: len,
+            shape: ShapeCandidate {
+                eligible: len <= wire::MAX_SHAPE_KEYS,
+                size: header_size,
+            },
+        };
+        let result = visitor.visit_map(&mut access);
+        let (left, shape) = (access.left, access.shape);
+        self.leave();
+        let value = finish(result, left, start)?;
+        if let Some(dict) = &mut self.dict {
+            dict.end_explicit_map(mark, shape.eligible, shape.size);
+        }
+        Ok(value)
+    }
+
+    /// Reads a map key of a deduplicated explicit map, recording it.
+    fn dedup_key<K: DeserializeSeed<'de>>(
+        &mut self,
+        shape: &mut ShapeCandidate,
+        seed: K,
+    ) -> Result<K::Value> {
+        let start = self.read.offset();
+        let tag = self.peek_tag()?;
+        let kept = match tag {
+            wire::FIXSTR..=0x9f | wire::STR8..=0xcb => {
+                self.read.next_u8()?;
+                let len = if tag <= 0x9f {
+                    u64::from(tag & 0x1f)
+                } else {
+                    self.read_len(tag)?
+                };
+                let (_, kept) = self.str_payload(start, len)?;
+                kept.expect("a deduplicated document keeps its strings")
+            }
+            wire::STR_REF1..=wire::STR_REF3 => {
+                self.read.next_u8()?;
+                self.str_ref(start, tag)?
+            }
+            _ => {
+                shape.eligible = false;
+                return seed.deserialize(&mut *self);
+            }
+        };
+        shape.size += self.read.offset() - start;
+        if shape.eligible
+            && let Some(dict) = &mut self.dict
+        {
+            dict.push_pending_key(kept);
+        }
+        key_from_kept(&self.read, start, kept, seed)
+    }
+
+    /// A map written as a shape reference: keys from the shape, values inline.
+    fn visit_shape<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        tag: u8,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let (first, count) = self.shape_ref(start, tag)?;
+        self.enter(start)?;
+        let mut access = ShapeMapAccess {
+            de: self,
+            next: first,
+            end: first + count,
+            start,
+        };
+        let result = visitor.visit_map(&mut access);
+        let left = (access.end - access.next) as usize;
+        self.leave();
+        finish(result, left, start)
+    }
+
+    #[cold]
+    fn shape_ref(&mut self, start: usize, tag: u8) -> Result<(u32, u32)> {
+        let index = self.read.read_le(usize::from(tag - wire::SHAPE_REF1) + 1)? as u32;
+        let Some(dict) = &self.dict else {
+            return Err(Error::new(ErrorKind::RefWithoutMarker, start));
+        };
+        let Some((first, count)) = dict.shape(index) else {
+            let defined = dict.shapes_defined();
+            return Err(Error::new(
+                ErrorKind::UnknownShapeRef { index, defined },
+                start,
+            ));
+        };
+        let key_bytes: usize = (first..first + count)
+            .map(|at| dict.shape_key(at).len)
+            .sum();
+        if count as usize > self.opts.max_len {
+            let kind = Kind::Map;
+            return Err(Error::new(
+                ErrorKind::LengthLimitExceeded {
+                    kind,
+                    len: count.into(),
+                    limit: self.opts.max_len,
+                },
+                start,
+            ));
+        }
+        self.charge(key_bytes + 2 * count as usize, start)?;
+        Ok((first, count))
+    }
+
+    /// Skips one value without building anything.
+    ///
+    /// Plain documents are skipped with a counter instead of recursion: no
+    /// stack is used, so there is no depth to limit. Deduplicated documents
+    /// must be walked in order, because skipped strings and maps still define
+    /// table entries.
+    fn skip_value(&mut self) -> Result<()> {
+        if self.dict.is_some() {
+            return de::Deserializer::deserialize_any(&mut *self, de::IgnoredAny).map(drop);
+        }
+        let mut pending: u64 = 1;
+        while pending > 0 {
+            pending -= 1;
+            let start = self.read.offset();
+            let tag = self.next_tag()?;
+            if self.dict.is_some() {
+                // A reader found the marker only now, at the first byte.
+                return self.any_tag(start, tag, de::IgnoredAny).map(drop);
+            }
+            let (kind, len) = match tag {
+                0..=wire::FIXUINT_MAX
+                | wire::FIXNINT_MIN..=0xff
+                | wire::NULL
+                | wire::FALSE
+                | wire::TRUE => continue,
+                wire::SOME => {
+                    pending += 1;
+                    continue;
+                }
+                wire::FIXSTR..=0x9f => (Kind::Str, u64::from(tag & 0x1f)),
+                wire::FIXARRAY..=0xaf => (Kind::Array, u64::from(tag & 0x0f)),
+                wire::FIXMAP..=0xbf => (Kind::Map, u64::from(tag & 0x0f)),
+                wire::FIXBIN..=0xc7 => (Kind::Bytes, u64::from(tag & 0x07)),
+                wire::STR8..=0xcb => (Kind::Str, self.read_len(tag)?),
+                wire::BIN8..=0xcf => (Kind::Bytes, self.read_len(tag)?),
+                wire::ARRAY8..=0xd3 => (Kind::Array, self.read_len(tag)?),
+                wire::MAP8..=0xd7 => (Kind::Map, self.read_len(tag)?),
+                wire::UINT1..=0xdf => {
+                    self.read.skip(usize::from(tag - wire::UINT1) + 1)?;
+                    continue;
+                }
+                wire::NINT1..=0xe7 => {
+                    self.read.skip(usize::from(tag - wire::NINT1) + 1)?;
+                    continue;
+                }
+                wire::F16 | wire::F32 | wire::F64 => {
+                    self.read.skip(1 << (tag - wire::F16 + 1))?;
+                    continue;
+                }
+                wire::WIDE_UINT | wire::WIDE_NINT => {
+                    self.read_wide(start)?;
+                    continue;
+                }
+                wire::RESERVED => return Err(Error::new(ErrorKind::ReservedTag(tag), start)),
+                wire::DEDUP_MARKER => {
+                    return Err(Error::new(ErrorKind::MisplacedDedupMarker, start));
+                }
+                wire::STR_REF1..=wire::SHAPE_REF2 => {
+                    return Err(Error::new(ErrorKind::RefWithoutMarker, start));
+                }
+            };
+            if len > self.opts.max_len as u64 {
+                let limit = self.opts.max_len;
+                return Err(Error::new(
+                    ErrorKind::LengthLimitExceeded { kind, len, limit },
+                    start,
+                ));
+            }
+            match kind {
+                Kind::Str | Kind::Bytes => {
+                    let Ok(len) = usize::try_from(len) else {
+                        return Err(Error::new(
+                            ErrorKind::LengthExceedsInput { kind, len },
+                            start,
+                        ));
+                    };
+                    self.read.skip(len)?;
+                }
+                Kind::Array | Kind::Map => {
+                    let items = if kind == Kind::Map {
+                        len.saturating_mul(2)
+                    } else {
+                        len
+                    };
+                    pending = pending.saturating_add(items);
+                    // Each pending item needs at least one more byte.
+                    if let Some(rem) = self.read.remaining()
+                        && pending > rem as u64
+                    {
+                        return Err(Error::new(
+                            ErrorKind::LengthExceedsInput { kind, len },
+                            start,
+                        ));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Checks that a collection's visitor took every item, then places errors.
+#[inline]
+fn finish<T>(result: Result<T>, left: usize, start: usize) -> Result<T> {
+    let value = result.map_err(|e: Error| e.at(start))?;
+    if left != 0 {
+        return Err(Error::new(ErrorKind::TrailingItems(left as u64), start));
+    }
+    Ok(value)
+}
+
+#[inline]
+fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
+    str::from_utf8(bytes).map_err(|e| Error::new(ErrorKind::InvalidUtf8, offset + e.valid_up_to()))
+}
+
+/// Hands a string kept by the tables to a key seed.
+fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
+    read: &R,
+    start: usize,
+    kept: Span,
+    seed: K,
+) -> Result<K::Value> {
+    let result = match read.recall(kept) {
+        Reference::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(utf8(b, start)?)),
+        Reference::Copied(b) => seed.deserialize(StrDeserializer::<Error>::new(utf8(b, start)?)),
+    };
+    result.map_err(|e: Error| e.at(start))
+}
+
+macro_rules! deserialize_int {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.read.offset();
+            let tag = self.next_tag()?;
+            match tag {
+                0..=wire::FIXUINT_MAX => visitor.visit_u64(tag.into()).map_err(|e: Error| e.at(start)),
+                wire::UINT1..=0xdf => {
+                    let v = self.read.read_le(usize::from(tag - wire::UINT1) + 1)?;
+                    visitor.visit_u64(v).map_err(|e: Error| e.at(start))
+                }
+                _ => self.any_tag(start, tag, visitor),
+            }
+        }
+    )*};
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        self.any_tag(start, tag, visitor)
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        match self.next_tag()? {
+            wire::FALSE => visitor.visit_bool(false),
+            wire::TRUE => visitor.visit_bool(true),
+            tag => self.any_tag(start, tag, visitor),
+        }
+        .map_err(|e: Error| e.at(start))
+    }
+
+    deserialize_int!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64);
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    #[inline]
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_f64(visitor)
+    }
+
+    #[inline]
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        if tag == wire::F64 {
+            let bits = self.read.read_le(8)?;
+            return visitor
+                .visit_f64(f64::from_bits(bits))
+                .map_err(|e: Error| e.at(start));
+        }
+        self.any_tag(start, tag, visitor)
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        if (wire::FIXSTR..=0x9f).contains(&tag) {
+            return self.visit_str_literal(start, (tag & 0x1f).into(), visitor);
+        }
+        self.any_tag(start, tag, visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        match self.peek_tag()? {
+            wire::NULL => {
+                self.read.next_u8()?;
+                visitor.visit_none().map_err(|e: Error| e.at(start))
+            }
+            wire::SOME => {
+                self.read.next_u8()?;
+                self.enter(start)?;
+                let result = visitor.visit_some(&mut *self);
+                self.leave();
+                result.map_err(|e: Error| e.at(start))
+            }
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        match tag {
+            wire::FIXARRAY..=0xaf => self.visit_array(start, (tag & 0x0f).into(), visitor),
+            // A byte string read as a sequence, so `Vec<u8>` accepts native bytes.
+            wire::FIXBIN..=0xc7 | wire::BIN8..=0xcf => {
+                let len = if tag <= 0xc7 {
+                    u64::from(tag & 0x07)
+                } else {
+                    self.read_len(tag)?
+                };
+                let len = self.check_len(Kind::Bytes, len, start)?;
+                let span = self.read.fill(len)?;
+                let bytes = self.read.payload(span);
+                visitor
+                    .visit_seq(de::value::SeqDeserializer::new(bytes.iter().copied()))
+                    .map_err(|e: Error| e.at(start))
+            }
+            _ => self.any_tag(start, tag, visitor),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        if (wire::FIXMAP..=0xbf).contains(&tag) {
+            return self.visit_map(start, (tag & 0x0f).into(), visitor);
+        }
+        self.any_tag(start, tag, visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        match tag {
+            // A unit variant is its name.
+            wire::FIXSTR..=0x9f | wire::STR8..=0xcb | wire::STR_REF1..=wire::STR_REF3 => {
+                let span = match tag {
+                    wire::STR_REF1..=wire::STR_REF3 => {
+                        let kept = self.str_ref(start, tag)?;
+                        self.read.recall(kept)
+                    }
+                    _ => {
+                        let len = if tag <= 0x9f {
+                            u64::from(tag & 0x1f)
+                        } else {
+                            self.read_len(tag)?
+                        };
+                        let (span, _) = self.str_payload(start, len)?;
+                        self.read.payload(span)
+                    }
+                };
+                let result = match span {
+                    Reference::Borrowed(b) => {
+                        visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, start)?))
+                    }
+                    Reference::Copied(b) => {
+                        visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, start)?))
+                    }
+                };
+                result.map_err(|e: Error| e.at(start))
+            }
+            // Other variants are a map of one entry: name to content.
+            wire::FIXMAP..=0xbf | wire::MAP8..=0xd7 => {
+                let len = if tag <= 0xbf {
+                    u64::from(tag & 0x0f)
+                } else {
+                    self.read_len(tag)?
+                };
+                if len != 1 {
+                    return Err(Error::new(
+                        ErrorKind::Message(format!(
+                            "expected an enum variant, found a map of {len} entries"
+                        )),
+                        start,
+                    ));
+                }
+                self.check_len(Kind::Map, len, start)?;
+                self.enter(start)?;
+                let header_size = self.read.offset() - start;
+                let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
+                let shape = ShapeCandidate {
+                    eligible: true,
+                    size: header_size,
+                };
+                let mut access = EnumAccess {
+                    de: self,
+                    shape,
+                    variant_key: None,
+                };
+                let result = visitor.visit_enum(&mut access);
+                let shape = access.shape;
+                self.leave();
+                let value = result.map_err(|e: Error| e.at(start))?;
+                if let Some(dict) = &mut self.dict {
+                    dict.end_explicit_map(mark, shape.eligible, shape.size);
+                }
+                Ok(value)
+            }
+            wire::SHAPE_REF1 | wire::SHAPE_REF2 => {
+                let (first, count) = self.shape_ref(start, tag)?;
+                if count != 1 {
+                    return Err(Error::new(
+                        ErrorKind::Message(format!(
+                            "expected an enum variant, found a map of {count} entries"
+                        )),
+                        start,
+                    ));
+                }
+                self.enter(start)?;
+                let key = self.dict.as_ref().map(|d| d.shape_key(first));
+                let shape = ShapeCandidate {
+                    eligible: false,
+                    size: 0,
+                };
+                let mut access = EnumAccess {
+                    de: self,
+                    shape,
+                    variant_key: key,
+                };
+                let result = visitor.visit_enum(&mut access);
+                self.leave();
+                result.map_err(|e: Error| e.at(start))
+            }
+            _ => {
+                let found =
+                    ErrorKind::Message(format!("expected an enum variant, found tag {tag:#04x}"));
+                Err(Error::new(found, start))
+            }
+        }
+    }
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_value()?;
+        visitor.visit_unit()
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+struct SeqAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+struct MapAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+}
+
+impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, R> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+/// What is known so far about whether an explicit map becomes a shape.
+#[derive(Clone, Copy)]
+struct ShapeCandidate {
+    /// Every key so far was a string, and the map is small enough.
+    eligible: bool,
+    /// Bytes of the map's header and keys so far.
+    size: usize,
+}
+
+struct DedupMapAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+    shape: ShapeCandidate,
+}
+
+impl<'de, R: Read<'de>> de::MapAccess<'de> for DedupMapAccess<'_, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.de.dedup_key(&mut self.shape, seed).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.left)
+    }
+}
+
+struct ShapeMapAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    next: u32,
+    end: u32,
+    start: usize,
+}
+
+impl<'de, R: Read<'de>> de::MapAccess<'de> for ShapeMapAccess<'_, R> {
+    type Error = Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.next == self.end {
+            return Ok(None);
+        }
+        let Some(dict) = &self.de.dict else {
+            unreachable!("shape references need a dictionary")
+        };
+        let kept = dict.shape_key(self.next);
+        self.next += 1;
+        key_from_kept(&self.de.read, self.start, kept, seed).map(Some)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some((self.end - self.next) as usize)
+    }
+}
+
+/// An enum written as a one-entry map: the variant name, then its content.
+struct EnumAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    shape: ShapeCandidate,
+    /// The name, when it came from a shape rather than the input.
+    variant_key: Option<Span>,
+}
+
+impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let start = self.de.read.offset();
+        let value = match self.variant_key {
+            Some(kept) => key_from_kept(&self.de.read, start, kept, seed)?,
+            None if self.de.dict.is_some() => self.de.dedup_key(&mut self.shape, seed)?,
+            None => seed.deserialize(&mut *self.de)?,
+        };
+        Ok((value, self))
+    }
+}
+
+impl<'de, R: Read<'de>> de::VariantAccess<'de> for &mut EnumAccess<'_, R> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    }
+}
+
+impl<'de, R: Read<'de>> IntoDeserializer<'de, Error> for &'de mut Deserializer<R> {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}

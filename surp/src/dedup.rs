@@ -1,0 +1,163 @@
+//! The decoder's half of deduplication: the string and shape tables that a
+//! deduplicated document builds implicitly as it is read.
+//!
+//! `surp-dedup` writes such documents; every Surp decoder reads them, so a
+//! consumer never needs to know how a producer was configured. The tables exist
+//! only after a document's first byte is the deduplication marker: plain
+//! documents never touch this module.
+//!
+//! Both tables hold positions into the input (or, for a reader, into the bytes
+//! it kept), never copies of strings, and both stop growing at their
+//! configured limits, so a hostile document cannot make them allocate more.
+//! The rules that decide which strings and maps take a slot are in
+//! `docs/spec.md`, "Deduplication"; they are mirrored exactly by the encoder.
+
+use crate::read::Span;
+use crate::wire;
+
+/// The string and shape tables of one deduplicated document.
+#[derive(Debug)]
+pub(crate) struct Dictionary {
+    strings: Vec<Span>,
+    string_limit: usize,
+    /// For each shape, the range of its keys in `shape_keys`.
+    shapes: Vec<(u32, u32)>,
+    shape_keys: Vec<Span>,
+    shape_limit: usize,
+    /// Keys of the explicit maps being decoded, innermost last.
+    pending_keys: Vec<Span>,
+}
+
+impl Dictionary {
+    pub(crate) fn new(string_limit: usize, shape_limit: usize) -> Dictionary {
+        Dictionary {
+            strings: Vec::new(),
+            string_limit: string_limit.min(wire::MAX_STRING_SLOTS),
+            shapes: Vec::new(),
+            shape_keys: Vec::new(),
+            shape_limit: shape_limit.min(wire::MAX_SHAPES),
+            pending_keys: Vec::new(),
+        }
+    }
+
+    /// Does a string literal of `len` bytes take the next slot?
+    ///
+    /// Only when a later reference to that slot is strictly shorter than the
+    /// literal, so a table entry is never written twice as a literal.
+    #[inline]
+    pub(crate) fn takes_slot(&self, len: usize) -> bool {
+        let next = self.strings.len();
+        next < self.string_limit && len >= wire::str_ref_size(next)
+    }
+
+    #[inline]
+    pub(crate) fn push_string(&mut self, kept: Span) {
+        self.strings.push(kept);
+    }
+
+    #[inline]
+    pub(crate) fn string(&self, index: u32) -> Option<Span> {
+        self.strings.get(index as usize).copied()
+    }
+
+    pub(crate) fn strings_defined(&self) -> usize {
+        self.strings.len()
+    }
+
+    #[inline]
+    pub(crate) fn shape(&self, index: u32) -> Option<(u32, u32)> {
+        self.shapes.get(index as usize).copied()
+    }
+
+    pub(crate) fn shapes_defined(&self) -> usize {
+        self.shapes.len()
+    }
+
+    #[inline]
+    pub(crate) fn shape_key(&self, at: u32) -> Span {
+        self.shape_keys[at as usize]
+    }
+
+    /// Where the keys of a new explicit map start on the pending stack.
+    #[inline]
+    pub(crate) fn pending_mark(&self) -> usize {
+        self.pending_keys.len()
+    }
+
+    #[inline]
+    pub(crate) fn push_pending_key(&mut self, key: Span) {
+        self.pending_keys.push(key);
+    }
+
+    /// Ends an explicit map whose keys were pushed since `mark`.
+    ///
+    /// `eligible` says every key was a string and the count is within
+    /// [`wire::MAX_SHAPE_KEYS`]; `explicit_size` is the size of the map's
+    /// header plus its keys. The map becomes the next shape when a shape
+    /// reference would be strictly shorter than that.
+    pub(crate) fn end_explicit_map(&mut self, mark: usize, eligible: bool, explicit_size: usize) {
+        let next = self.shapes.len();
+        if eligible
+            && self.pending_keys.len() > mark
+            && next < self.shape_limit
+            && explicit_size > wire::shape_ref_size(next)
+        {
+            let start = self.shape_keys.len() as u32;
+            self.shape_keys
+                .extend_from_slice(&self.pending_keys[mark..]);
+            self.shapes
+                .push((start, (self.pending_keys.len() - mark) as u32));
+        }
+        self.pending_keys.truncate(mark);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(len: usize) -> Span {
+        Span { start: 0, len }
+    }
+
+    #[test]
+    fn short_strings_take_a_slot_only_while_a_reference_would_be_shorter() {
+        let mut d = Dictionary::new(usize::MAX, usize::MAX);
+        assert!(!d.takes_slot(1));
+        assert!(d.takes_slot(2));
+        for _ in 0..256 {
+            d.push_string(span(2));
+        }
+        // Slot 256 needs a 3-byte reference: a 2-byte string no longer qualifies.
+        assert!(!d.takes_slot(2));
+        assert!(d.takes_slot(3));
+    }
+
+    #[test]
+    fn tables_stop_growing_at_their_limits() {
+        let mut d = Dictionary::new(1, 1);
+        assert!(d.takes_slot(10));
+        d.push_string(span(10));
+        assert!(!d.takes_slot(10));
+        for _ in 0..2 {
+            let mark = d.pending_mark();
+            d.push_pending_key(span(5));
+            d.end_explicit_map(mark, true, 7);
+        }
+        assert_eq!(d.shapes_defined(), 1);
+        assert_eq!(d.pending_mark(), 0);
+    }
+
+    #[test]
+    fn a_map_becomes_a_shape_only_when_a_reference_is_shorter() {
+        let mut d = Dictionary::new(10, 10);
+        let mark = d.pending_mark();
+        d.push_pending_key(span(0));
+        // Header (1) + empty-string key (1) = 2, not more than a 2-byte reference.
+        d.end_explicit_map(mark, true, 2);
+        assert_eq!(d.shapes_defined(), 0);
+        d.push_pending_key(span(1));
+        d.end_explicit_map(mark, true, 3);
+        assert_eq!(d.shapes_defined(), 1);
+    }
+}

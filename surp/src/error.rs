@@ -1,0 +1,333 @@
+//! Errors: a kind, the byte offset where decoding stopped, and a sentence.
+
+use std::fmt::{self, Display};
+
+use crate::wire::Kind;
+
+/// A `Result` whose error is a Surp [`Error`].
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An encoding or decoding error.
+///
+/// Decoding errors carry the byte offset at which the problem was found.
+/// `Display` gives a sentence such as
+/// `invalid UTF-8 in a string at byte 17`.
+///
+/// The error is one pointer wide, so `Result<T, Error>` stays small on the
+/// hot path.
+pub struct Error(Box<ErrorImpl>);
+
+struct ErrorImpl {
+    kind: ErrorKind,
+    offset: Option<usize>,
+}
+
+/// What went wrong.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended inside a value.
+    UnexpectedEof,
+    /// A tag byte that this version of Surp reserves.
+    ReservedTag(u8),
+    /// A string that is not valid UTF-8.
+    InvalidUtf8,
+    /// A wide integer whose length byte is outside 9 to 16.
+    InvalidWideInteger(u8),
+    /// A negative integer below `i128::MIN`.
+    IntegerOutOfRange,
+    /// Nesting deeper than the configured limit.
+    DepthLimitExceeded(usize),
+    /// A declared length larger than the remaining input could hold.
+    LengthExceedsInput {
+        /// What the length is of.
+        kind: Kind,
+        /// The declared length.
+        len: u64,
+    },
+    /// A declared length above the configured `max_len`.
+    LengthLimitExceeded {
+        /// What the length is of.
+        kind: Kind,
+        /// The declared length.
+        len: u64,
+        /// The configured limit.
+        limit: usize,
+    },
+    /// The document would expand beyond the configured `max_alloc`.
+    AllocationLimitExceeded(usize),
+    /// Bytes left over after a complete value.
+    TrailingBytes,
+    /// A collection had more items than the type being decoded accepts.
+    TrailingItems(u64),
+    /// The deduplication marker anywhere but at the start of a document.
+    MisplacedDedupMarker,
+    /// A reference to a string table slot that does not exist (yet).
+    UnknownStringRef {
+        /// The referenced slot.
+        index: u32,
+        /// Slots defined so far.
+        defined: usize,
+    },
+    /// A reference to a shape that does not exist (yet).
+    UnknownShapeRef {
+        /// The referenced shape.
+        index: u32,
+        /// Shapes defined so far.
+        defined: usize,
+    },
+    /// A deduplication reference in a document that has no marker.
+    RefWithoutMarker,
+    /// An I/O error from the reader or writer.
+    Io(std::io::Error),
+    /// The output buffer has no room left.
+    OutputFull,
+    /// A message from serde: a type mismatch, a missing field, a custom error.
+    Message(String),
+}
+
+impl PartialEq for ErrorKind {
+    fn eq(&self, other: &Self) -> bool {
+        use ErrorKind::*;
+        match (self, other) {
+            (Io(a), Io(b)) => a.kind() == b.kind(),
+            (UnexpectedEof, UnexpectedEof)
+            | (InvalidUtf8, InvalidUtf8)
+            | (IntegerOutOfRange, IntegerOutOfRange)
+            | (MisplacedDedupMarker, MisplacedDedupMarker)
+            | (RefWithoutMarker, RefWithoutMarker)
+            | (OutputFull, OutputFull) => true,
+            (ReservedTag(a), ReservedTag(b)) | (InvalidWideInteger(a), InvalidWideInteger(b)) => {
+                a == b
+            }
+            (DepthLimitExceeded(a), DepthLimitExceeded(b))
+            | (AllocationLimitExceeded(a), AllocationLimitExceeded(b)) => a == b,
+            (TrailingBytes, TrailingBytes) => true,
+            (TrailingItems(a), TrailingItems(b)) => a == b,
+            (
+                LengthExceedsInput { kind: k1, len: l1 },
+                LengthExceedsInput { kind: k2, len: l2 },
+            ) => k1 == k2 && l1 == l2,
+            (
+                LengthLimitExceeded {
+                    kind: k1,
+                    len: l1,
+                    limit: m1,
+                },
+                LengthLimitExceeded {
+                    kind: k2,
+                    len: l2,
+                    limit: m2,
+                },
+            ) => k1 == k2 && l1 == l2 && m1 == m2,
+            (
+                UnknownStringRef {
+                    index: i1,
+                    defined: d1,
+                },
+                UnknownStringRef {
+                    index: i2,
+                    defined: d2,
+                },
+            )
+            | (
+                UnknownShapeRef {
+                    index: i1,
+                    defined: d1,
+                },
+                UnknownShapeRef {
+                    index: i2,
+                    defined: d2,
+                },
+            ) => i1 == i2 && d1 == d2,
+            (Message(a), Message(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl Error {
+    /// An error of `kind` found at byte `offset` of the input.
+    #[cold]
+    pub fn new(kind: ErrorKind, offset: usize) -> Error {
+        Error(Box::new(ErrorImpl {
+            kind,
+            offset: Some(offset),
+        }))
+    }
+
+    /// An error with no input position (encoding errors, serde messages).
+    #[cold]
+    pub fn without_offset(kind: ErrorKind) -> Error {
+        Error(Box::new(ErrorImpl { kind, offset: None }))
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.0.kind
+    }
+
+    /// The byte offset in the input where decoding stopped, if known.
+    pub fn offset(&self) -> Option<usize> {
+        self.0.offset
+    }
+
+    /// Places an error that has no position yet (a serde message) at `offset`.
+    #[cold]
+    pub(crate) fn at(mut self, offset: usize) -> Error {
+        if self.0.offset.is_none() {
+            self.0.offset = Some(offset);
+        }
+        self
+    }
+
+    /// Is this an I/O error, or the end of the input?
+    pub fn is_eof(&self) -> bool {
+        matches!(self.0.kind, ErrorKind::UnexpectedEof)
+    }
+}
+
+impl Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use ErrorKind::*;
+        match self {
+            UnexpectedEof => f.write_str("unexpected end of input"),
+            ReservedTag(tag) => write!(f, "reserved tag byte {tag:#04x}"),
+            InvalidUtf8 => f.write_str("invalid UTF-8 in a string"),
+            InvalidWideInteger(n) => write!(
+                f,
+                "wide integer with invalid length {n} (expected 9 to 16 bytes)"
+            ),
+            IntegerOutOfRange => f.write_str("negative integer below the 128-bit range"),
+            DepthLimitExceeded(limit) => write!(f, "nesting deeper than the limit of {limit}"),
+            LengthExceedsInput { kind, len } => {
+                write!(
+                    f,
+                    "{} declares {len} items but the input is too short to hold them",
+                    kind.noun()
+                )
+            }
+            LengthLimitExceeded { kind, len, limit } => {
+                write!(
+                    f,
+                    "{} of length {len} exceeds the configured limit of {limit}",
+                    kind.noun()
+                )
+            }
+            AllocationLimitExceeded(limit) => {
+                write!(
+                    f,
+                    "document expands beyond the allocation limit of {limit} bytes"
+                )
+            }
+            TrailingBytes => f.write_str("trailing bytes after the value"),
+            TrailingItems(n) => write!(f, "{n} more items than the type accepts"),
+            MisplacedDedupMarker => {
+                f.write_str("deduplication marker is only allowed at the start of a document")
+            }
+            UnknownStringRef { index, defined } => {
+                write!(
+                    f,
+                    "reference to string slot {index}, but only {defined} slots are defined"
+                )
+            }
+            UnknownShapeRef { index, defined } => {
+                write!(
+                    f,
+                    "reference to shape {index}, but only {defined} shapes are defined"
+                )
+            }
+            RefWithoutMarker => f.write_str(
+                "deduplication reference in a document without the deduplication marker",
+            ),
+            Io(e) => write!(f, "I/O error: {e}"),
+            OutputFull => f.write_str("the output buffer is full"),
+            Message(msg) => f.write_str(msg),
+        }
+    }
+}
+
+impl Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0.offset {
+            Some(offset) => write!(f, "{} at byte {offset}", self.0.kind),
+            None => Display::fmt(&self.0.kind, f),
+        }
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Error")
+            .field("kind", &self.0.kind)
+            .field("offset", &self.0.offset)
+            .finish()
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &self.0.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl serde::ser::Error for Error {
+    fn custom<T: Display>(msg: T) -> Error {
+        Error::without_offset(ErrorKind::Message(msg.to_string()))
+    }
+}
+
+impl serde::de::Error for Error {
+    fn custom<T: Display>(msg: T) -> Error {
+        Error::without_offset(ErrorKind::Message(msg.to_string()))
+    }
+}
+
+impl From<Error> for std::io::Error {
+    fn from(e: Error) -> std::io::Error {
+        match e.0.kind {
+            ErrorKind::Io(io) => io,
+            ErrorKind::UnexpectedEof => std::io::Error::new(std::io::ErrorKind::UnexpectedEof, e),
+            _ => std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_reads_like_a_sentence_with_the_offset() {
+        let e = Error::new(ErrorKind::InvalidUtf8, 17);
+        assert_eq!(e.to_string(), "invalid UTF-8 in a string at byte 17");
+        let e = Error::new(
+            ErrorKind::LengthExceedsInput {
+                kind: Kind::Array,
+                len: 1 << 32,
+            },
+            3,
+        );
+        assert_eq!(
+            e.to_string(),
+            "array declares 4294967296 items but the input is too short to hold them at byte 3"
+        );
+    }
+
+    #[test]
+    fn a_serde_message_takes_the_first_position_it_is_given() {
+        let e = <Error as serde::de::Error>::custom("missing field `id`")
+            .at(5)
+            .at(9);
+        assert_eq!(e.offset(), Some(5));
+        assert_eq!(e.to_string(), "missing field `id` at byte 5");
+    }
+
+    #[test]
+    fn error_is_one_pointer_wide() {
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+    }
+}

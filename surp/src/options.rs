@@ -1,0 +1,119 @@
+//! Decoding limits for untrusted input.
+//!
+//! Every limit is checked before the decoder acts on a length or a nesting
+//! level, so a hostile document gets an [`Error`](crate::Error) instead of
+//! a stack overflow or an allocation sized from a claimed length.
+
+use std::io;
+
+use serde::de::{Deserialize, DeserializeOwned};
+
+use crate::de::Deserializer;
+use crate::error::Result;
+
+/// Default [`Options::max_depth`].
+pub const DEFAULT_MAX_DEPTH: usize = 128;
+/// Default [`Options::max_alloc`]: 1 GiB.
+pub const DEFAULT_MAX_ALLOC: usize = 1 << 30;
+/// Default [`Options::max_dedup_strings`].
+pub const DEFAULT_MAX_DEDUP_STRINGS: usize = 1 << 20;
+/// Default [`Options::max_dedup_shapes`].
+pub const DEFAULT_MAX_DEDUP_SHAPES: usize = 1 << 16;
+
+/// Decoding options: the limits that protect a decoder from hostile input.
+///
+/// ```
+/// # fn main() -> Result<(), surp::Error> {
+/// let bytes = surp::to_vec(&vec![vec![1u8]])?;
+/// let shallow = surp::Options::new().max_depth(1);
+/// let err = shallow.from_slice::<Vec<Vec<u8>>>(&bytes).unwrap_err();
+/// assert_eq!(err.to_string(), "nesting deeper than the limit of 1 at byte 1");
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub(crate) max_depth: usize,
+    pub(crate) max_len: usize,
+    pub(crate) max_alloc: usize,
+    pub(crate) max_dedup_strings: usize,
+    pub(crate) max_dedup_shapes: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new()
+    }
+}
+
+impl Options {
+    /// The default limits.
+    pub const fn new() -> Options {
+        Options {
+            max_depth: DEFAULT_MAX_DEPTH,
+            max_len: usize::MAX,
+            max_alloc: DEFAULT_MAX_ALLOC,
+            max_dedup_strings: DEFAULT_MAX_DEDUP_STRINGS,
+            max_dedup_shapes: DEFAULT_MAX_DEDUP_SHAPES,
+        }
+    }
+
+    /// The deepest nesting of arrays, maps, enum variants and `Some` markers
+    /// the decoder follows (default 128). Deeper input is an error, found
+    /// before the stack could run out.
+    pub const fn max_depth(mut self, depth: usize) -> Options {
+        self.max_depth = depth;
+        self
+    }
+
+    /// The longest string, byte string, array or map accepted (default: no
+    /// limit beyond the input itself; a slice can never claim more items than
+    /// it has bytes left).
+    pub const fn max_len(mut self, len: usize) -> Options {
+        self.max_len = len;
+        self
+    }
+
+    /// The most a document may expand to when decoded (default 1 GiB).
+    ///
+    /// The decoder charges every string and byte string by its length, every
+    /// array element as 1 and every map entry as 2, including strings and keys
+    /// that a deduplicated document reaches by reference. A plain document
+    /// never charges more than its own size; the limit stops deduplication
+    /// reference bombs and endless streams from a reader.
+    pub const fn max_alloc(mut self, bytes: usize) -> Options {
+        self.max_alloc = bytes;
+        self
+    }
+
+    /// The most string table slots a deduplicated document may define
+    /// (default 2^20). References past it are errors.
+    pub const fn max_dedup_strings(mut self, slots: usize) -> Options {
+        self.max_dedup_strings = slots;
+        self
+    }
+
+    /// The most shapes (map key sets) a deduplicated document may define
+    /// (default 2^16). References past it are errors.
+    pub const fn max_dedup_shapes(mut self, shapes: usize) -> Options {
+        self.max_dedup_shapes = shapes;
+        self
+    }
+
+    /// Decodes a `T` from `input` with these limits, borrowing where `T` can.
+    /// Trailing bytes are an error.
+    pub fn from_slice<'de, T: Deserialize<'de>>(&self, input: &'de [u8]) -> Result<T> {
+        let mut de = Deserializer::from_slice_with_options(input, self.clone());
+        let value = T::deserialize(&mut de)?;
+        de.end()?;
+        Ok(value)
+    }
+
+    /// Decodes a `T` from `reader` with these limits, then requires the end of
+    /// the input.
+    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
+        let mut de = Deserializer::from_reader_with_options(reader, self.clone());
+        let value = T::deserialize(&mut de)?;
+        de.end()?;
+        Ok(value)
+    }
+}

@@ -1,0 +1,390 @@
+//! Input sources for the decoder: a slice it can borrow from, or a reader it
+//! must buffer.
+//!
+//! The deserializer is generic over [`Read`], so one decoder serves both. The
+//! slice path hands out `&'de` references into the input (Surp never escapes
+//! strings, so borrowing always works). The reader path copies payloads into
+//! a scratch buffer that grows only as bytes actually arrive, never from a
+//! length the input merely claims.
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::wire;
+
+/// A payload just read: its position in the input and its length.
+#[derive(Clone, Copy, Debug)]
+pub struct Span {
+    pub(crate) start: usize,
+    pub(crate) len: usize,
+}
+
+/// Bytes either borrowed from the input for `'de` or copied into a buffer
+/// that lives for `'s`.
+pub enum Reference<'de, 's, T: ?Sized> {
+    /// Borrowed from the input.
+    Borrowed(&'de T),
+    /// Copied into the reader's buffer.
+    Copied(&'s T),
+}
+
+impl<T: ?Sized> std::ops::Deref for Reference<'_, '_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        match self {
+            Reference::Borrowed(b) => b,
+            Reference::Copied(c) => c,
+        }
+    }
+}
+
+mod private {
+    pub trait Sealed {}
+}
+
+/// An input the [`Deserializer`](crate::Deserializer) can decode from.
+///
+/// This trait is sealed: it is implemented by [`SliceRead`] and [`IoRead`]
+/// only, and its methods are not part of the public API.
+pub trait Read<'de>: private::Sealed {
+    /// Whether the marker at the start of a document must be looked for
+    /// lazily (a reader cannot look at its first byte when it is built).
+    #[doc(hidden)]
+    const LAZY_START: bool;
+
+    /// Offset of the next unread byte.
+    #[doc(hidden)]
+    fn offset(&self) -> usize;
+
+    /// The next byte, without consuming it; `None` at the end of input.
+    #[doc(hidden)]
+    fn peek(&mut self) -> Result<Option<u8>>;
+
+    /// Consumes and returns the next byte.
+    #[doc(hidden)]
+    fn next_u8(&mut self) -> Result<u8>;
+
+    /// Consumes `width` (1 to 8) bytes and reads them as a little-endian integer.
+    #[doc(hidden)]
+    fn read_le(&mut self, width: usize) -> Result<u64>;
+
+    /// Consumes `buf.len()` bytes into `buf`.
+    #[doc(hidden)]
+    fn read_into(&mut self, buf: &mut [u8]) -> Result<()>;
+
+    /// How many bytes are left, when the input knows.
+    #[doc(hidden)]
+    fn remaining(&self) -> Option<usize>;
+
+    /// Consumes a payload of `len` bytes.
+    #[doc(hidden)]
+    fn fill(&mut self, len: usize) -> Result<Span>;
+
+    /// The bytes of the payload `fill` just consumed.
+    #[doc(hidden)]
+    fn payload(&self, span: Span) -> Reference<'de, '_, [u8]>;
+
+    /// Skips `len` bytes.
+    #[doc(hidden)]
+    fn skip(&mut self, len: usize) -> Result<()>;
+
+    /// Keeps the payload `fill` just consumed for later deduplication
+    /// references, returning where it was kept.
+    #[doc(hidden)]
+    fn remember(&mut self, span: Span) -> Span;
+
+    /// Bytes kept by `remember`.
+    #[doc(hidden)]
+    fn recall(&self, kept: Span) -> Reference<'de, '_, [u8]>;
+}
+
+/// Decoding input borrowed from a byte slice.
+pub struct SliceRead<'de> {
+    data: &'de [u8],
+    pos: usize,
+}
+
+impl<'de> SliceRead<'de> {
+    /// Reads from `data`.
+    pub fn new(data: &'de [u8]) -> Self {
+        SliceRead { data, pos: 0 }
+    }
+
+    #[cold]
+    fn eof(&self) -> Error {
+        Error::new(ErrorKind::UnexpectedEof, self.data.len())
+    }
+
+    pub(crate) fn starts_with_marker(&self) -> bool {
+        self.data.first() == Some(&wire::DEDUP_MARKER)
+    }
+}
+
+impl private::Sealed for SliceRead<'_> {}
+
+impl<'de> Read<'de> for SliceRead<'de> {
+    const LAZY_START: bool = false;
+
+    #[inline]
+    fn offset(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Result<Option<u8>> {
+        Ok(self.data.get(self.pos).copied())
+    }
+
+    #[inline]
+    fn next_u8(&mut self) -> Result<u8> {
+        match self.data.get(self.pos) {
+            Some(&b) => {
+                self.pos += 1;
+                Ok(b)
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline]
+    fn read_le(&mut self, width: usize) -> Result<u64> {
+        debug_assert!((1..=8).contains(&width));
+        // Fast path: one unaligned 8-byte load, masked to the width.
+        if let Some(chunk) = self.data.get(self.pos..self.pos + 8) {
+            let word = u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"));
+            self.pos += width;
+            let shift = (8 - width) * 8;
+            return Ok((word << shift) >> shift);
+        }
+        match self.data.get(self.pos..self.pos + width) {
+            Some(bytes) => {
+                self.pos += width;
+                Ok(wire::le_u64(bytes))
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline]
+    fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
+        match self.data.get(self.pos..self.pos + buf.len()) {
+            Some(bytes) => {
+                buf.copy_from_slice(bytes);
+                self.pos += buf.len();
+                Ok(())
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline]
+    fn remaining(&self) -> Option<usize> {
+        Some(self.data.len() - self.pos)
+    }
+
+    #[inline]
+    fn fill(&mut self, len: usize) -> Result<Span> {
+        if len > self.data.len() - self.pos {
+            return Err(self.eof());
+        }
+        let span = Span {
+            start: self.pos,
+            len,
+        };
+        self.pos += len;
+        Ok(span)
+    }
+
+    #[inline]
+    fn payload(&self, span: Span) -> Reference<'de, '_, [u8]> {
+        Reference::Borrowed(&self.data[span.start..span.start + span.len])
+    }
+
+    #[inline]
+    fn skip(&mut self, len: usize) -> Result<()> {
+        self.fill(len).map(drop)
+    }
+
+    #[inline]
+    fn remember(&mut self, span: Span) -> Span {
+        span
+    }
+
+    #[inline]
+    fn recall(&self, kept: Span) -> Reference<'de, '_, [u8]> {
+        self.payload(kept)
+    }
+}
+
+/// Decoding input from an [`std::io::Read`].
+///
+/// It reads exactly the bytes of one value and no more, so several values can
+/// be read from one stream. Each value makes small reads: wrap files and
+/// sockets in a [`std::io::BufReader`].
+pub struct IoRead<R> {
+    reader: R,
+    peeked: Option<u8>,
+    pos: usize,
+    scratch: Vec<u8>,
+    /// Payloads kept for deduplication references; a reader has no input
+    /// slice to point back into.
+    kept: Vec<u8>,
+}
+
+impl<R: std::io::Read> IoRead<R> {
+    /// Reads from `reader`.
+    pub fn new(reader: R) -> Self {
+        IoRead {
+            reader,
+            peeked: None,
+            pos: 0,
+            scratch: Vec::new(),
+            kept: Vec::new(),
+        }
+    }
+
+    /// Gives back the reader.
+    pub fn into_inner(self) -> R {
+        self.reader
+    }
+
+    fn io_error(&self, e: std::io::Error) -> Error {
+        if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            Error::new(ErrorKind::UnexpectedEof, self.pos)
+        } else {
+            Error::new(ErrorKind::Io(e), self.pos)
+        }
+    }
+
+    fn read_exact_raw(&mut self, buf: &mut [u8]) -> Result<()> {
+        let mut filled = 0;
+        if let (Some(b), Some(first)) = (self.peeked, buf.first_mut()) {
+            *first = b;
+            self.peeked = None;
+            filled = 1;
+        }
+        if let Err(e) = self.reader.read_exact(&mut buf[filled..]) {
+            return Err(self.io_error(e));
+        }
+        self.pos += buf.len();
+        Ok(())
+    }
+}
+
+impl<R> private::Sealed for IoRead<R> {}
+
+impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
+    const LAZY_START: bool = true;
+
+    #[inline]
+    fn offset(&self) -> usize {
+        self.pos
+    }
+
+    fn peek(&mut self) -> Result<Option<u8>> {
+        if self.peeked.is_none() {
+            let mut b = [0u8];
+            loop {
+                match self.reader.read(&mut b) {
+                    Ok(0) => return Ok(None),
+                    Ok(_) => break,
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => return Err(self.io_error(e)),
+                }
+            }
+            self.peeked = Some(b[0]);
+        }
+        Ok(self.peeked)
+    }
+
+    #[inline]
+    fn next_u8(&mut self) -> Result<u8> {
+        let mut b = [0u8];
+        self.read_exact_raw(&mut b)?;
+        Ok(b[0])
+    }
+
+    fn read_le(&mut self, width: usize) -> Result<u64> {
+        let mut buf = [0u8; 8];
+        self.read_exact_raw(&mut buf[..width])?;
+        Ok(u64::from_le_bytes(buf))
+    }
+
+    fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
+        self.read_exact_raw(buf)
+    }
+
+    #[inline]
+    fn remaining(&self) -> Option<usize> {
+        None
+    }
+
+    fn fill(&mut self, len: usize) -> Result<Span> {
+        let start = self.pos;
+        self.scratch.clear();
+        if len > 0 {
+            if let Some(b) = self.peeked.take() {
+                self.scratch.push(b);
+                self.pos += 1;
+            }
+            // `take` + `read_to_end` grows the buffer as data arrives, so a
+            // claimed length of 2^60 costs nothing until the bytes exist.
+            let want = (len - self.scratch.len()) as u64;
+            let got = std::io::Read::read_to_end(
+                &mut std::io::Read::take(&mut self.reader, want),
+                &mut self.scratch,
+            );
+            match got {
+                Ok(n) => self.pos += n,
+                Err(e) => return Err(self.io_error(e)),
+            }
+            if self.scratch.len() < len {
+                return Err(Error::new(ErrorKind::UnexpectedEof, self.pos));
+            }
+        }
+        Ok(Span { start, len })
+    }
+
+    #[inline]
+    fn payload(&self, _span: Span) -> Reference<'de, '_, [u8]> {
+        Reference::Copied(&self.scratch)
+    }
+
+    fn skip(&mut self, len: usize) -> Result<()> {
+        if len > 0 && self.peeked.take().is_some() {
+            self.pos += 1;
+            return self.skip_inner(len - 1);
+        }
+        self.skip_inner(len)
+    }
+
+    fn remember(&mut self, _span: Span) -> Span {
+        let start = self.kept.len();
+        self.kept.extend_from_slice(&self.scratch);
+        Span {
+            start,
+            len: self.scratch.len(),
+        }
+    }
+
+    fn recall(&self, kept: Span) -> Reference<'de, '_, [u8]> {
+        Reference::Copied(&self.kept[kept.start..kept.start + kept.len])
+    }
+}
+
+impl<R: std::io::Read> IoRead<R> {
+    fn skip_inner(&mut self, len: usize) -> Result<()> {
+        let copied = std::io::copy(
+            &mut std::io::Read::take(&mut self.reader, len as u64),
+            &mut std::io::sink(),
+        );
+        match copied {
+            Ok(n) => {
+                self.pos += n as usize;
+                if (n as usize) < len {
+                    return Err(Error::new(ErrorKind::UnexpectedEof, self.pos));
+                }
+                Ok(())
+            }
+            Err(e) => Err(self.io_error(e)),
+        }
+    }
+}

@@ -1,0 +1,517 @@
+//! The serde `Serializer`: any `Serialize` type into Surp bytes.
+//!
+//! The serializer is generic over its [`Output`] and never allocates per
+//! value: every scalar is one tag byte plus a fixed-width payload written by
+//! [`crate::wire`]. The one exception is a sequence or map whose length serde
+//! does not know up front (`#[serde(flatten)]`, unsized iterators): Surp
+//! headers carry counts, so such a collection is built in a side buffer and
+//! copied after its header.
+//!
+//! How the serde data model maps to the wire is specified in `docs/spec.md`:
+//! structs are maps keyed by field name, enums are externally tagged (a unit
+//! variant is its name; other variants are a one-entry map from name to
+//! content), and `Option` costs nothing except where `Some` would be
+//! ambiguous.
+
+use serde::ser::{self, Serialize};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::output::Output;
+use crate::wire::{self, Kind};
+
+/// A Surp serializer writing to an [`Output`].
+///
+/// ```
+/// use serde::Serialize;
+///
+/// # fn main() -> Result<(), surp::Error> {
+/// let mut ser = surp::Serializer::new(Vec::new());
+/// (1u8, "a").serialize(&mut ser)?;
+/// assert_eq!(ser.into_inner(), [0xa2, 0x01, 0x81, b'a']);
+/// # Ok(()) }
+/// ```
+#[derive(Debug)]
+pub struct Serializer<O> {
+    out: O,
+}
+
+impl<O: Output> Serializer<O> {
+    /// A serializer that appends to `out`.
+    pub fn new(out: O) -> Self {
+        Serializer { out }
+    }
+
+    /// Gives back the output.
+    pub fn into_inner(self) -> O {
+        self.out
+    }
+
+    /// The output written so far.
+    pub fn get_ref(&self) -> &O {
+        &self.out
+    }
+
+    #[inline]
+    fn begin(&mut self, kind: Kind, len: Option<usize>) -> Result<Compound<'_, O>> {
+        match len {
+            Some(len) => {
+                wire::write_header(&mut self.out, kind, len)?;
+                Ok(Compound {
+                    ser: self,
+                    kind,
+                    state: State::Counted {
+                        declared: len,
+                        written: 0,
+                    },
+                })
+            }
+            None => Ok(Compound {
+                ser: self,
+                kind,
+                state: State::Buffered {
+                    buf: Serializer::new(Vec::new()),
+                    written: 0,
+                },
+            }),
+        }
+    }
+
+    /// Writes the one-entry map header and the variant name of an enum.
+    #[inline]
+    fn variant(&mut self, variant: &str) -> Result<()> {
+        wire::write_header(&mut self.out, Kind::Map, 1)?;
+        wire::write_str(&mut self.out, variant)
+    }
+}
+
+impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, O>;
+    type SerializeTuple = Compound<'a, O>;
+    type SerializeTupleStruct = Compound<'a, O>;
+    type SerializeTupleVariant = Compound<'a, O>;
+    type SerializeMap = Compound<'a, O>;
+    type SerializeStruct = Compound<'a, O>;
+    type SerializeStructVariant = Compound<'a, O>;
+
+    #[inline]
+    fn serialize_bool(self, v: bool) -> Result<()> {
+        wire::write_bool(&mut self.out, v)
+    }
+    #[inline]
+    fn serialize_i8(self, v: i8) -> Result<()> {
+        wire::write_i64(&mut self.out, v.into())
+    }
+    #[inline]
+    fn serialize_i16(self, v: i16) -> Result<()> {
+        wire::write_i64(&mut self.out, v.into())
+    }
+    #[inline]
+    fn serialize_i32(self, v: i32) -> Result<()> {
+        wire::write_i64(&mut self.out, v.into())
+    }
+    #[inline]
+    fn serialize_i64(self, v: i64) -> Result<()> {
+        wire::write_i64(&mut self.out, v)
+    }
+    fn serialize_i128(self, v: i128) -> Result<()> {
+        wire::write_i128(&mut self.out, v)
+    }
+    #[inline]
+    fn serialize_u8(self, v: u8) -> Result<()> {
+        wire::write_uint(&mut self.out, v.into())
+    }
+    #[inline]
+    fn serialize_u16(self, v: u16) -> Result<()> {
+        wire::write_uint(&mut self.out, v.into())
+    }
+    #[inline]
+    fn serialize_u32(self, v: u32) -> Result<()> {
+        wire::write_uint(&mut self.out, v.into())
+    }
+    #[inline]
+    fn serialize_u64(self, v: u64) -> Result<()> {
+        wire::write_uint(&mut self.out, v)
+    }
+    fn serialize_u128(self, v: u128) -> Result<()> {
+        wire::write_u128(&mut self.out, v)
+    }
+    #[inline]
+    fn serialize_f32(self, v: f32) -> Result<()> {
+        wire::write_f32(&mut self.out, v)
+    }
+    #[inline]
+    fn serialize_f64(self, v: f64) -> Result<()> {
+        wire::write_f64(&mut self.out, v)
+    }
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<()> {
+        wire::write_str(&mut self.out, v.encode_utf8(&mut [0; 4]))
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        wire::write_str(&mut self.out, v)
+    }
+    #[inline]
+    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
+        wire::write_bytes(&mut self.out, v)
+    }
+    #[inline]
+    fn serialize_none(self) -> Result<()> {
+        self.out.write_u8(wire::NULL)
+    }
+    #[inline]
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        value.serialize(SomeSerializer {
+            ser: self,
+            pending: 1,
+        })
+    }
+    #[inline]
+    fn serialize_unit(self) -> Result<()> {
+        self.out.write_u8(wire::NULL)
+    }
+    #[inline]
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.out.write_u8(wire::NULL)
+    }
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        wire::write_str(&mut self.out, variant)
+    }
+    #[inline]
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.variant(variant)?;
+        value.serialize(self)
+    }
+    #[inline]
+    fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq> {
+        self.begin(Kind::Array, len)
+    }
+    #[inline]
+    fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple> {
+        self.begin(Kind::Array, Some(len))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleStruct> {
+        self.begin(Kind::Array, Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleVariant> {
+        self.variant(variant)?;
+        self.begin(Kind::Array, Some(len))
+    }
+    #[inline]
+    fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap> {
+        self.begin(Kind::Map, len)
+    }
+    #[inline]
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Self::SerializeStruct> {
+        self.begin(Kind::Map, Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStructVariant> {
+        self.variant(variant)?;
+        self.begin(Kind::Map, Some(len))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// The state of an array or map being written.
+#[derive(Debug)]
+pub struct Compound<'a, O> {
+    ser: &'a mut Serializer<O>,
+    kind: Kind,
+    state: State,
+}
+
+#[derive(Debug)]
+enum State {
+    /// The header is written; the items must match the declared count.
+    Counted { declared: usize, written: usize },
+    /// The count was unknown: items go to a side buffer until the end.
+    Buffered {
+        buf: Serializer<Vec<u8>>,
+        written: usize,
+    },
+}
+
+impl<O: Output> Compound<'_, O> {
+    #[inline]
+    fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        match &mut self.state {
+            State::Counted { .. } => value.serialize(&mut *self.ser),
+            State::Buffered { buf, .. } => value.serialize(buf),
+        }
+    }
+
+    /// Counts one array element or map entry.
+    #[inline]
+    fn count(&mut self) {
+        match &mut self.state {
+            State::Counted { written, .. } | State::Buffered { written, .. } => *written += 1,
+        }
+    }
+
+    #[inline]
+    fn finish(self) -> Result<()> {
+        match self.state {
+            State::Counted { declared, written } if declared == written => Ok(()),
+            State::Counted { declared, written } => {
+                Err(Error::without_offset(ErrorKind::Message(format!(
+                    "a {} declared {declared} items but {written} were serialized",
+                    self.kind.noun()
+                ))))
+            }
+            State::Buffered { buf, written } => {
+                wire::write_header(&mut self.ser.out, self.kind, written)?;
+                self.ser.out.write_all(&buf.out)
+            }
+        }
+    }
+}
+
+impl<O: Output> ser::SerializeSeq for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.count();
+        self.item(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeTuple for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeTupleStruct for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeTupleVariant for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeMap for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        self.count();
+        self.item(key)
+    }
+    #[inline]
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.item(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeStruct for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.count();
+        match &mut self.state {
+            State::Counted { .. } => wire::write_str(&mut self.ser.out, key)?,
+            State::Buffered { buf, .. } => wire::write_str(&mut buf.out, key)?,
+        }
+        self.item(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeStructVariant for Compound<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        ser::SerializeStruct::serialize_field(self, key, value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+/// Serializes the content of one or more nested `Some`s.
+///
+/// `Some(x)` is written as plain `x` unless the innermost content is written
+/// as null (`None`, `()`, a unit struct); only then does each enclosing `Some`
+/// put a `SOME` tag in front. `Some(None)` stays distinct from `None` at the
+/// cost of one byte, and every other `Option` costs nothing.
+pub struct SomeSerializer<'a, O> {
+    ser: &'a mut Serializer<O>,
+    /// Enclosing `Some`s whose markers are written only if a null follows.
+    pending: usize,
+}
+
+impl<O: Output> SomeSerializer<'_, O> {
+    #[inline]
+    fn marked_null(self) -> Result<()> {
+        for _ in 0..self.pending {
+            self.ser.out.write_u8(wire::SOME)?;
+        }
+        self.ser.out.write_u8(wire::NULL)
+    }
+}
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
+        #[inline]
+        fn $method(self, $($arg: $ty),*) -> Result<$ret> {
+            ser::Serializer::$method(self.ser, $($arg),*)
+        }
+    )*};
+}
+
+impl<'a, O: Output> ser::Serializer for SomeSerializer<'a, O> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = Compound<'a, O>;
+    type SerializeTuple = Compound<'a, O>;
+    type SerializeTupleStruct = Compound<'a, O>;
+    type SerializeTupleVariant = Compound<'a, O>;
+    type SerializeMap = Compound<'a, O>;
+    type SerializeStruct = Compound<'a, O>;
+    type SerializeStructVariant = Compound<'a, O>;
+
+    forward! {
+        serialize_bool(v: bool) -> ();
+        serialize_i8(v: i8) -> ();
+        serialize_i16(v: i16) -> ();
+        serialize_i32(v: i32) -> ();
+        serialize_i64(v: i64) -> ();
+        serialize_i128(v: i128) -> ();
+        serialize_u8(v: u8) -> ();
+        serialize_u16(v: u16) -> ();
+        serialize_u32(v: u32) -> ();
+        serialize_u64(v: u64) -> ();
+        serialize_u128(v: u128) -> ();
+        serialize_f32(v: f32) -> ();
+        serialize_f64(v: f64) -> ();
+        serialize_char(v: char) -> ();
+        serialize_str(v: &str) -> ();
+        serialize_bytes(v: &[u8]) -> ();
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
+        serialize_seq(len: Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(len: usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(name: &'static str, len: usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Self::SerializeTupleVariant;
+        serialize_map(len: Option<usize>) -> Self::SerializeMap;
+        serialize_struct(name: &'static str, len: usize) -> Self::SerializeStruct;
+        serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Self::SerializeStructVariant;
+    }
+
+    fn serialize_none(self) -> Result<()> {
+        self.marked_null()
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.marked_null()
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.marked_null()
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        value.serialize(SomeSerializer {
+            ser: self.ser,
+            pending: self.pending + 1,
+        })
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        ser::Serializer::serialize_newtype_variant(self.ser, name, index, variant, value)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
