@@ -170,3 +170,33 @@ impl BenchError {
         move |source| BenchError::Io { path, source }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use surp_datasets::Scale;
+
+    #[test]
+    fn a_dataset_mismatch_refuses_the_run_with_the_datasets_message() {
+        let err = BenchError::from(DatasetError::Mismatch {
+            dataset: Dataset::Canada,
+            scale: Scale::Full,
+            expected: "aa".into(),
+            actual: "bb".into(),
+        });
+        let message = err.to_string();
+        assert!(
+            message.starts_with("refusing to run: dataset `canada` at scale `full`"),
+            "{message}"
+        );
+        assert!(message.contains("bump DATASET_VERSION"), "{message}");
+    }
+
+    #[test]
+    fn an_unknown_format_lists_the_known_ones() {
+        let err = BenchError::UnknownFormat {
+            name: "yaml".into(),
+        };
+        assert!(err.to_string().contains("`json`, `msgpack`"), "{err}");
+    }
+}

@@ -105,11 +105,10 @@ pub fn parse_csv(text: &str) -> Result<(Vec<Measurement>, Vec<String>), String> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::FORMATS;
 
     fn sample() -> Measurement {
         Measurement {
-            format: &FORMATS[0],
+            format: Format::from_name("json").unwrap(),
             dataset: Dataset::Canada,
             operation: Operation::Decode,
             stats: Stats {
