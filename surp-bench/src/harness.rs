@@ -85,10 +85,11 @@ pub fn run(options: &Options) -> Result<Report, BenchError> {
         .transpose()?;
 
     let progress = if options.progress {
-        let bar = ProgressBar::new(plan.cells() as u64);
+        // One step per timed run of one cell (format x dataset x operation).
+        let bar = ProgressBar::new((plan.cells() * plan.iterations) as u64);
         bar.set_style(
             ProgressStyle::with_template(
-                "{bar:40.cyan/blue} {pos}/{len} cells  {elapsed_precise}  {msg}",
+                "{bar:40.cyan/blue} {percent:>3}%  {elapsed_precise} (~{eta} left)  {msg}",
             )
             .expect("the template is valid"),
         );

@@ -48,10 +48,10 @@
 //!   holds for every format.
 //! - **Decode** times stop before the decoded value is dropped; freeing the
 //!   tree is not counted for any format.
-//! - **Order.** Within a dataset the operations run one after another; for
-//!   each, every format runs its warm-up runs, then the timed iterations run
-//!   round-robin over the formats, so slow drift of the machine hits them all
-//!   alike.
+//! - **Order.** Within a dataset every format first runs its warm-up runs
+//!   of each operation. Then each timed iteration runs encode, decode and
+//!   roundtrip in turn, each round-robin over the formats, so slow drift of
+//!   the machine hits every cell of the dataset alike.
 //! - **Statistics** per cell: median, p95 (nearest rank; with fewer than 20
 //!   samples that is the maximum and is labelled "max"), minimum, and the
 //!   coefficient of variation (sample standard deviation over mean).

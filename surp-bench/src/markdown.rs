@@ -17,14 +17,13 @@ pub fn to_markdown(plan: &Plan, measurements: &[Measurement]) -> String {
     };
     let mut out = format!(
         "# Benchmark results: surp-bench {}, {} mode\n\n\
-         {} timed runs per cell after {} warm-up runs, formats interleaved round-robin. \
+         {}, formats interleaved round-robin. \
          Times are medians; MB/s is serialized bytes over the median time. Sizes are exact \
          and reproducible. `meta.json` beside this file records the machine, toolchain, \
          datasets and commit.\n",
         env!("CARGO_PKG_VERSION"),
         plan.mode,
-        plan.iterations,
-        plan.warmup
+        plan.describe_iterations()
     );
 
     let header = |out: &mut String| {

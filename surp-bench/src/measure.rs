@@ -1,6 +1,7 @@
-//! Timing: checks that every format round-trips a dataset exactly, then runs
-//! the warm-up and timed iterations of each operation, round-robin over the
-//! formats, and turns the samples into [`Measurement`]s.
+//! Timing: checks that every format round-trips a dataset exactly, runs the
+//! warm-up, then the timed iterations, each of which runs every operation of
+//! every format once (formats round-robin), and turns the samples into
+//! [`Measurement`]s.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -52,7 +53,8 @@ struct Lane {
     encoded: Vec<u8>,
     /// The buffer encode and roundtrip runs write into, cleared each time.
     scratch: Vec<u8>,
-    samples: Vec<u64>,
+    /// Timed samples, one list per operation in [`Operation::ALL`] order.
+    samples: [Vec<u64>; 3],
 }
 
 /// Measures every format of the plan on one (already verified) dataset:
@@ -70,38 +72,47 @@ pub(crate) fn measure_dataset(
             format,
             encoded: check_round_trip(format, dataset, value)?,
             scratch: Vec::new(),
-            samples: Vec::with_capacity(plan.iterations),
+            samples: Default::default(),
         });
     }
 
-    let mut results: Vec<Vec<Measurement>> = vec![Vec::new(); lanes.len()];
+    progress.set_message(format!("{dataset}: warming up"));
     for operation in Operation::ALL {
-        progress.set_message(format!("{dataset}: {operation}"));
         for lane in &mut lanes {
-            lane.samples.clear();
             for _ in 0..plan.warmup {
                 lane.run(operation, dataset, value)?;
             }
         }
-        for _ in 0..plan.iterations {
+    }
+    // Every iteration runs every operation of every format once, so drift
+    // of the machine during the dataset hits all cells alike.
+    for iteration in 0..plan.iterations {
+        progress.set_message(format!(
+            "{dataset}: iteration {}/{}",
+            iteration + 1,
+            plan.iterations
+        ));
+        for (op_index, operation) in Operation::ALL.into_iter().enumerate() {
             for lane in &mut lanes {
                 let ns = lane.run(operation, dataset, value)?;
-                lane.samples.push(ns);
+                lane.samples[op_index].push(ns);
+                progress.inc(1);
             }
         }
-        for (lane, out) in lanes.iter().zip(&mut results) {
-            out.push(Measurement {
+    }
+    let mut results = Vec::with_capacity(lanes.len() * Operation::ALL.len());
+    for lane in &lanes {
+        for (operation, samples) in Operation::ALL.into_iter().zip(&lane.samples) {
+            results.push(Measurement {
                 format: lane.format,
                 dataset,
                 operation,
-                stats: Stats::from_samples(&lane.samples)
-                    .expect("a plan has at least one iteration"),
+                stats: Stats::from_samples(samples).expect("a plan has at least one iteration"),
                 size_bytes: lane.encoded.len() as u64,
             });
         }
-        progress.inc(lanes.len() as u64);
     }
-    Ok(results.into_iter().flatten().collect())
+    Ok(results)
 }
 
 /// Encodes the value twice (the bytes must match) and decodes it (the result

@@ -88,8 +88,8 @@ const METHODOLOGY: Methodology = Methodology {
                     cleared (capacity kept) before every encode, so timed encodes never grow it",
     decode: "from a slice holding the format's encoding; the clock stops before the decoded \
              value is dropped",
-    order: "per dataset, operations in turn; warm-up runs per format, then timed iterations \
-            round-robin over the formats",
+    order: "per dataset: warm-up runs of every operation per format; then each timed \
+            iteration runs encode, decode and roundtrip in turn, each round-robin over the formats",
     p95: "nearest rank; with fewer than 20 samples it is the maximum (reports label it max)",
     throughput: "serialized bytes / median time, in MB/s (10^6 bytes/s); roundtrip counts the \
                  bytes once",

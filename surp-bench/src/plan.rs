@@ -133,6 +133,17 @@ impl Plan {
         })
     }
 
+    /// The iteration counts in words, as reports print them.
+    pub fn describe_iterations(&self) -> String {
+        format!(
+            "{} timed run{} per cell after {} warm-up run{} per format and operation",
+            self.iterations,
+            if self.iterations == 1 { "" } else { "s" },
+            self.warmup,
+            if self.warmup == 1 { "" } else { "s" }
+        )
+    }
+
     /// The number of cells, each a format x dataset x operation.
     pub fn cells(&self) -> usize {
         self.formats.len() * self.datasets.len() * crate::Operation::ALL.len()

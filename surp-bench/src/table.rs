@@ -8,8 +8,9 @@ use crate::{Comparison, Measurement, Operation, Plan};
 /// its CV; then the regression check.
 pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparison) -> String {
     let mut out = format!(
-        "surp-bench {} mode: {} timed runs per cell after {} warm-up; times are medians (± CV)\n\n",
-        plan.mode, plan.iterations, plan.warmup
+        "surp-bench {} mode: {}; times are medians (± CV)\n\n",
+        plan.mode,
+        plan.describe_iterations()
     );
     let name_width = plan
         .datasets
