@@ -361,9 +361,9 @@ impl ValueAxis {
         }
     }
 
-    /// A log axis between "nice" values (1, 2 or 5 times a power of ten):
-    /// the bottom just under the smallest bar so it keeps some length, the
-    /// top far enough out for the largest bar's label. Powers of ten are
+    /// A log axis from a "nice" value (1, 2 or 5 times a power of ten) just
+    /// under the smallest bar, so that bar keeps some length, to a whole
+    /// multiple of a power of ten far enough out for the largest bar's label. Powers of ten are
     /// labelled, and 2s and 5s too when their labels have room.
     fn log(min: f64, max: f64, unit: Unit, plot_px: u32) -> ValueAxis {
         let lo = nice_values(min / 10.0, min)
@@ -371,7 +371,9 @@ impl ValueAxis {
             .rfind(|v| *v <= min / 1.25)
             .unwrap_or(min);
         let reach = |hi: f64| (max / lo).log10() / (hi / lo).log10();
-        let hi = nice_values(max, max * 1e3)
+        // Any whole multiple of a power of ten may end the axis, so the
+        // right edge wastes little room.
+        let hi = every_multiple(max, max * 1e3)
             .into_iter()
             .find(|hi| *hi > max && reach(*hi) <= BAR_REACH)
             .unwrap_or(max * 10.0);

@@ -13,7 +13,18 @@
 //!   `charts/roundtrip.svg`.
 //!
 //! The binary is a thin command line over [`run`]; tests drive the same
-//! function.
+//! function:
+//!
+//! ```text
+//! cargo run -p surp-bench --release -- --mode ci --output bench/results
+//! cargo run -p surp-bench --release -- --mode full   # docs/assets/bench/v<version>/
+//! ```
+//!
+//! `--formats` and `--datasets` filter (comma-separated names),
+//! `--iterations` overrides the mode's count, `--baseline DIR` picks the run
+//! to compare with, `--check` exits with status 3 on a regression, and
+//! `--no-progress` hides the progress bar. Build with `--features jemalloc`
+//! to measure on jemalloc.
 //!
 //! ```no_run
 //! use surp_bench::{FORMATS, Mode, Options, Plan};
