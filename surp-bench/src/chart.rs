@@ -206,9 +206,9 @@ impl Chart {
                 .draw()
                 .map_err(|e| failed(&e))?;
 
-            let group_height = 1.0;
-            let bar = BAR_PX as f64 / group_px as f64 * group_height;
-            let inset = GROUP_GAP_PX as f64 / 2.0 / group_px as f64;
+            // In axis units a group is 1 tall; bars and the gap are fractions of it.
+            let bar = f64::from(BAR_PX) / f64::from(group_px);
+            let inset = f64::from(GROUP_GAP_PX) / 2.0 / f64::from(group_px);
             let value_style = (FONT, VALUE_FONT)
                 .into_font()
                 .color(&INK)
@@ -226,12 +226,10 @@ impl Chart {
                     let value = self.value(m);
                     let y1 = top - k as f64 * bar;
                     let y0 = y1 - bar;
-                    let (r, g_, b) = format.colour;
-                    let colour = RGBColor(r, g_, b);
                     chart
                         .draw_series(std::iter::once(Rectangle::new(
                             [(axis.start(), y0), (axis.clamp(value), y1)],
-                            colour.filled(),
+                            colour(format).filled(),
                         )))
                         .map_err(|e| failed(&e))?;
                     let label = crate::units::human(self.units(), value);
@@ -258,10 +256,9 @@ fn draw_legend<DB: DrawingBackend>(
     let swatch = 16;
     let mut x = 0;
     for format in formats {
-        let (r, g, b) = format.colour;
         area.draw(&Rectangle::new(
             [(x, 6), (x + swatch, 6 + swatch)],
-            RGBColor(r, g, b).filled(),
+            colour(format).filled(),
         ))?;
         area.draw(&Text::new(
             format.label,
@@ -274,6 +271,11 @@ fn draw_legend<DB: DrawingBackend>(
         x += swatch + 6 + text_px(format.label.len(), TEXT_FONT) as i32 + 24;
     }
     Ok(())
+}
+
+fn colour(format: &Format) -> RGBColor {
+    let (r, g, b) = format.colour;
+    RGBColor(r, g, b)
 }
 
 /// The estimated width of `chars` characters at a plotters font size.
