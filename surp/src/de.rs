@@ -44,6 +44,13 @@ pub struct Deserializer<R> {
     budget: usize,
     dict: Option<Box<Dictionary>>,
     pending_start: bool,
+    /// Whether literal payloads must be charged to the budget: not when the
+    /// whole input is in memory and within `max_alloc`, because a plain
+    /// document cannot expand beyond its own size.
+    charge_literals: bool,
+    /// String and byte-string lengths up to this need no check beyond the
+    /// bounds check that takes them: `max_len`, or 0 when lengths are charged.
+    unchecked_len_max: u64,
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -86,6 +93,8 @@ impl<R: std::io::Read> Deserializer<IoRead<R>> {
 impl<'de, R: Read<'de>> Deserializer<R> {
     fn new(read: R, opts: Options) -> Self {
         let budget = opts.max_alloc;
+        let charge_literals = !read.is_within(budget);
+        let opts_max_len = opts.max_len as u64;
         Deserializer {
             read,
             opts,
@@ -93,6 +102,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             budget,
             dict: None,
             pending_start: false,
+            charge_literals,
+            unchecked_len_max: if charge_literals { 0 } else { opts_max_len },
         }
     }
 
@@ -208,7 +219,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 start,
             ));
         };
-        self.charge(n.saturating_mul(per_item), start)?;
+        if self.charge_literals {
+            self.charge(n.saturating_mul(per_item), start)?;
+        }
         Ok(n)
     }
 
@@ -266,18 +279,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 self.leave();
                 r
             }
-            wire::F16 => {
-                let bits = self.read.read_le(2)? as u16;
-                visitor.visit_f32(float::f16_to_f32(bits))
-            }
-            wire::F32 => {
-                let bits = self.read.read_le(4)? as u32;
-                visitor.visit_f32(f32::from_bits(bits))
-            }
-            wire::F64 => {
-                let bits = self.read.read_le(8)?;
-                visitor.visit_f64(f64::from_bits(bits))
-            }
+            wire::F16 => visitor.visit_f32(float::f16_to_f32(u16::from_le_bytes(
+                self.read.read_array()?,
+            ))),
+            wire::F32 => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
+            wire::F64 => visitor.visit_f64(f64::from_le_bytes(self.read.read_array()?)),
             wire::WIDE_UINT => {
                 let v = self.read_wide(start)?;
                 visitor.visit_u128(v)
@@ -312,27 +318,96 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(u128::from_le_bytes(buf))
     }
 
-    /// Reads a string payload, keeps it in the string table when it takes a
-    /// slot, and returns where it is.
-    #[inline]
-    fn str_payload(&mut self, start: usize, len: u64) -> Result<(Span, Option<Span>)> {
-        let len = self.check_len(Kind::Str, len, start)?;
-        let span = self.read.fill(len)?;
-        let mut kept = None;
-        if let Some(dict) = &mut self.dict {
-            // Keys of explicit maps are kept even when they take no slot:
-            // a shape made from the map needs them.
-            let k = self.read.remember(span);
-            if dict.takes_slot(len) {
-                dict.push_string(k);
-            }
-            kept = Some(k);
+    /// Validates the declared length of a string or byte string.
+    ///
+    /// Whether the input holds that many bytes is checked when they are
+    /// taken, in one bounds check.
+    #[inline(always)]
+    fn literal_len(&mut self, kind: Kind, len: u64, start: usize) -> Result<usize> {
+        if len <= self.unchecked_len_max {
+            return Ok(len as usize);
+        }
+        self.literal_len_checked(kind, len, start)
+    }
+
+    #[cold]
+    fn literal_len_checked(&mut self, kind: Kind, len: u64, start: usize) -> Result<usize> {
+        if len > self.opts.max_len as u64 {
+            let limit = self.opts.max_len;
+            return Err(Error::new(
+                ErrorKind::LengthLimitExceeded { kind, len, limit },
+                start,
+            ));
+        }
+        let Ok(n) = usize::try_from(len) else {
+            return Err(Error::new(
+                ErrorKind::LengthExceedsInput { kind, len },
+                start,
+            ));
+        };
+        if self.charge_literals {
+            self.charge(n, start)?;
+        }
+        Ok(n)
+    }
+
+    /// Why a payload could not be taken: a slice knows the declared length
+    /// was too long; a reader only knows its input ended.
+    #[cold]
+    fn short_payload(&self, kind: Kind, len: usize, start: usize, e: Error) -> Error {
+        match self.read.remaining() {
+            Some(_) => Error::new(
+                ErrorKind::LengthExceedsInput {
+                    kind,
+                    len: len as u64,
+                },
+                start,
+            ),
+            None => e,
+        }
+    }
+
+    #[inline(always)]
+    fn visit_str_literal<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.dict.is_some() {
+            return self.visit_str_literal_dedup(start, len, visitor);
+        }
+        let len = self.literal_len(Kind::Str, len, start)?;
+        let at = self.read.offset();
+        let result = match self.read.take(len) {
+            Ok(Reference::Borrowed(b)) => visitor.visit_borrowed_str(utf8(b, at)?),
+            Ok(Reference::Copied(b)) => visitor.visit_str(utf8(b, at)?),
+            Err(e) => return Err(self.short_payload(Kind::Str, len, start, e)),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    /// Reads a string payload of a deduplicated document, giving it a table
+    /// slot when it takes one; returns where it is and where it was kept.
+    fn str_payload(&mut self, start: usize, len: u64) -> Result<(Span, Span)> {
+        let len = self.literal_len(Kind::Str, len, start)?;
+        let span = match self.read.fill(len) {
+            Ok(span) => span,
+            Err(e) => return Err(self.short_payload(Kind::Str, len, start, e)),
+        };
+        // Kept even when it takes no slot: a shape made from an explicit map
+        // needs its keys.
+        let kept = self.read.remember(span);
+        if let Some(dict) = &mut self.dict
+            && dict.takes_slot(len)
+        {
+            dict.push_string(kept);
         }
         Ok((span, kept))
     }
 
-    #[inline]
-    fn visit_str_literal<V: Visitor<'de>>(
+    #[cold]
+    fn visit_str_literal_dedup<V: Visitor<'de>>(
         &mut self,
         start: usize,
         len: u64,
@@ -353,11 +428,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         len: u64,
         visitor: V,
     ) -> Result<V::Value> {
-        let len = self.check_len(Kind::Bytes, len, start)?;
-        let span = self.read.fill(len)?;
-        let result = match self.read.payload(span) {
-            Reference::Borrowed(b) => visitor.visit_borrowed_bytes(b),
-            Reference::Copied(b) => visitor.visit_bytes(b),
+        let len = self.literal_len(Kind::Bytes, len, start)?;
+        let result = match self.read.take(len) {
+            Ok(Reference::Borrowed(b)) => visitor.visit_borrowed_bytes(b),
+            Ok(Reference::Copied(b)) => visitor.visit_bytes(b),
+            Err(e) => return Err(self.short_payload(Kind::Bytes, len, start, e)),
         };
         result.map_err(|e: Error| e.at(start))
     }
@@ -393,6 +468,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         result.map_err(|e: Error| e.at(start))
     }
 
+    #[inline]
     fn visit_array<V: Visitor<'de>>(
         &mut self,
         start: usize,
@@ -411,6 +487,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         finish(result, left, start)
     }
 
+    #[inline]
     fn visit_map<V: Visitor<'de>>(
         &mut self,
         start: usize,
@@ -477,8 +554,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 } else {
                     self.read_len(tag)?
                 };
-                let (_, kept) = self.str_payload(start, len)?;
-                kept.expect("a deduplicated document keeps its strings")
+                self.str_payload(start, len)?.1
             }
             wire::STR_REF1..=wire::STR_REF3 => {
                 self.read.next_u8()?;
@@ -661,8 +737,18 @@ fn finish<T>(result: Result<T>, left: usize, start: usize) -> Result<T> {
     Ok(value)
 }
 
+/// Validates a string payload; `offset` is where it starts, for the error.
 #[inline]
 fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
+    if bytes.is_ascii() {
+        // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
+        // valid UTF-8. This skips `str::from_utf8`'s per-call setup, which
+        // dominates on the short strings (keys, names) that most documents are
+        // made of; tests in this module cover ASCII, non-ASCII and invalid
+        // payloads of every length up to 64.
+        #[allow(unsafe_code)]
+        return Ok(unsafe { str::from_utf8_unchecked(bytes) });
+    }
     str::from_utf8(bytes).map_err(|e| Error::new(ErrorKind::InvalidUtf8, offset + e.valid_up_to()))
 }
 
@@ -691,6 +777,15 @@ macro_rules! deserialize_int {
                 wire::UINT1..=0xdf => {
                     let v = self.read.read_le(usize::from(tag - wire::UINT1) + 1)?;
                     visitor.visit_u64(v).map_err(|e: Error| e.at(start))
+                }
+                wire::FIXNINT_MIN..=0xff => visitor.visit_i64(i64::from(tag as i8)).map_err(|e: Error| e.at(start)),
+                wire::NINT1..=0xe7 => {
+                    let n = self.read.read_le(usize::from(tag - wire::NINT1) + 1)?;
+                    match i64::try_from(n) {
+                        Ok(n) => visitor.visit_i64(!n),
+                        Err(_) => visitor.visit_i128(!i128::from(n)),
+                    }
+                    .map_err(|e: Error| e.at(start))
                 }
                 _ => self.any_tag(start, tag, visitor),
             }
@@ -739,13 +834,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();
         let tag = self.next_tag()?;
-        if tag == wire::F64 {
-            let bits = self.read.read_le(8)?;
-            return visitor
-                .visit_f64(f64::from_bits(bits))
-                .map_err(|e: Error| e.at(start));
-        }
-        self.any_tag(start, tag, visitor)
+        let result = match tag {
+            wire::F64 => visitor.visit_f64(f64::from_le_bytes(self.read.read_array()?)),
+            wire::F32 => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
+            wire::F16 => {
+                let bits = u16::from_le_bytes(self.read.read_array()?);
+                visitor.visit_f32(float::f16_to_f32(bits))
+            }
+            _ => return self.any_tag(start, tag, visitor),
+        };
+        result.map_err(|e: Error| e.at(start))
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -1156,5 +1254,43 @@ impl<'de, R: Read<'de>> IntoDeserializer<'de, Error> for &'de mut Deserializer<R
     type Deserializer = Self;
     fn into_deserializer(self) -> Self {
         self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `utf8` takes an unchecked fast path for ASCII; it must agree with
+    /// `str::from_utf8` on every input, including invalid bytes at every
+    /// position of payloads of every length the fast path sees in practice.
+    #[test]
+    fn utf8_fast_path_agrees_with_the_standard_library() {
+        let samples: [&[u8]; 6] = [
+            b"a",
+            "\u{e9}".as_bytes(),
+            "\u{20ac}".as_bytes(),
+            "\u{1f600}".as_bytes(),
+            &[0xff],
+            &[0xc3],
+        ];
+        for len in 0..=64 {
+            for sample in samples {
+                for at in 0..=len {
+                    let mut bytes = vec![b'x'; len];
+                    bytes.splice(at.min(len)..at.min(len), sample.iter().copied());
+                    let expected = str::from_utf8(&bytes).map_err(|e| e.valid_up_to());
+                    let actual = utf8(&bytes, 100).map_err(|e| e.offset().unwrap() - 100);
+                    assert_eq!(actual, expected, "{bytes:02x?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_reports_the_offset_of_the_bad_byte() {
+        let err = crate::from_slice::<&str>(b"\x83a\xffb").unwrap_err();
+        assert_eq!(*err.kind(), ErrorKind::InvalidUtf8);
+        assert_eq!(err.offset(), Some(2));
     }
 }

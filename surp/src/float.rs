@@ -19,6 +19,23 @@ pub enum Shortest {
 /// Finds the shortest exact form of `v`.
 #[inline]
 pub fn shortest_f64(v: f64) -> Shortest {
+    // For non-NaN values, `as` rounds per IEEE 754, and the round trip is
+    // exact exactly when the values compare equal (a zero keeps its sign).
+    let s = v as f32;
+    if f64::from(s) == v {
+        return match f32_to_f16_exact(s) {
+            Some(h) => Shortest::F16(h),
+            None => Shortest::F32(s),
+        };
+    }
+    if v.is_nan() {
+        return nan_shortest(v);
+    }
+    Shortest::F64
+}
+
+#[cold]
+fn nan_shortest(v: f64) -> Shortest {
     match f64_to_f32_exact(v) {
         Some(s) => match f32_to_f16_exact(s) {
             Some(h) => Shortest::F16(h),
@@ -61,7 +78,7 @@ pub fn f32_to_f64(v: f32) -> f64 {
 }
 
 /// Narrows `v` to binary16 bits when that keeps every bit of information.
-#[inline]
+#[inline(always)]
 pub fn f32_to_f16_exact(v: f32) -> Option<u16> {
     let bits = v.to_bits();
     let sign = ((bits >> 16) & 0x8000) as u16;
@@ -94,7 +111,7 @@ pub fn f32_to_f16_exact(v: f32) -> Option<u16> {
 }
 
 /// Widens binary16 bits to binary32, exactly.
-#[inline]
+#[inline(always)]
 pub fn f16_to_f32(h: u16) -> f32 {
     let sign = u32::from(h & 0x8000) << 16;
     let exp = u32::from((h >> 10) & 0x1f);

@@ -50,7 +50,7 @@
 //! [serde]: https://serde.rs
 //! [`surp-dedup`]: https://docs.rs/surp-dedup
 
-#![forbid(unsafe_code)]
+#![deny(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod de;

@@ -15,6 +15,16 @@ pub trait Output {
     fn write_u8(&mut self, byte: u8) -> Result<()>;
     /// Appends a slice.
     fn write_all(&mut self, bytes: &[u8]) -> Result<()>;
+
+    /// Appends the first `len` bytes of a fixed-size buffer (`len <= N`).
+    ///
+    /// Headers and integers are assembled in a 9-byte buffer; a growable
+    /// buffer can copy all of it and drop the tail, which is cheaper than a
+    /// copy of variable length.
+    #[inline]
+    fn write_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()> {
+        self.write_all(&bytes[..len])
+    }
 }
 
 impl Output for Vec<u8> {
@@ -28,6 +38,13 @@ impl Output for Vec<u8> {
         self.extend_from_slice(bytes);
         Ok(())
     }
+    #[inline]
+    fn write_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()> {
+        debug_assert!(len <= N);
+        self.extend_from_slice(bytes);
+        self.truncate(self.len() - (N - len));
+        Ok(())
+    }
 }
 
 impl<O: Output + ?Sized> Output for &mut O {
@@ -38,6 +55,10 @@ impl<O: Output + ?Sized> Output for &mut O {
     #[inline]
     fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
         (**self).write_all(bytes)
+    }
+    #[inline]
+    fn write_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()> {
+        (**self).write_prefix(bytes, len)
     }
 }
 

@@ -70,6 +70,15 @@ pub trait Read<'de>: private::Sealed {
     #[doc(hidden)]
     fn read_into(&mut self, buf: &mut [u8]) -> Result<()>;
 
+    /// Consumes exactly `N` bytes.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        let mut buf = [0u8; N];
+        self.read_into(&mut buf)?;
+        Ok(buf)
+    }
+
     /// How many bytes are left, when the input knows.
     #[doc(hidden)]
     fn remaining(&self) -> Option<usize>;
@@ -77,6 +86,15 @@ pub trait Read<'de>: private::Sealed {
     /// Consumes a payload of `len` bytes.
     #[doc(hidden)]
     fn fill(&mut self, len: usize) -> Result<Span>;
+
+    /// Consumes a payload of `len` bytes and returns it: `fill` and
+    /// `payload` in one, with one bounds check on a slice.
+    #[doc(hidden)]
+    fn take(&mut self, len: usize) -> Result<Reference<'de, '_, [u8]>>;
+
+    /// Whether the whole input is in memory and no longer than `n` bytes.
+    #[doc(hidden)]
+    fn is_within(&self, n: usize) -> bool;
 
     /// The bytes of the payload `fill` just consumed.
     #[doc(hidden)]
@@ -144,7 +162,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn read_le(&mut self, width: usize) -> Result<u64> {
         debug_assert!((1..=8).contains(&width));
         // Fast path: one unaligned 8-byte load, masked to the width.
@@ -158,6 +176,17 @@ impl<'de> Read<'de> for SliceRead<'de> {
             Some(bytes) => {
                 self.pos += width;
                 Ok(wire::le_u64(bytes))
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline(always)]
+    fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
+        match self.data.get(self.pos..self.pos + N) {
+            Some(bytes) => {
+                self.pos += N;
+                Ok(bytes.try_into().expect("N bytes"))
             }
             None => Err(self.eof()),
         }
@@ -196,6 +225,23 @@ impl<'de> Read<'de> for SliceRead<'de> {
     #[inline]
     fn payload(&self, span: Span) -> Reference<'de, '_, [u8]> {
         Reference::Borrowed(&self.data[span.start..span.start + span.len])
+    }
+
+    #[inline]
+    fn take(&mut self, len: usize) -> Result<Reference<'de, '_, [u8]>> {
+        let data: &'de [u8] = self.data;
+        match data.get(self.pos..).and_then(|rest| rest.get(..len)) {
+            Some(bytes) => {
+                self.pos += len;
+                Ok(Reference::Borrowed(bytes))
+            }
+            None => Err(self.eof()),
+        }
+    }
+
+    #[inline]
+    fn is_within(&self, n: usize) -> bool {
+        self.data.len() <= n
     }
 
     #[inline]
@@ -346,6 +392,15 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
     #[inline]
     fn payload(&self, _span: Span) -> Reference<'de, '_, [u8]> {
         Reference::Copied(&self.scratch)
+    }
+
+    fn take(&mut self, len: usize) -> Result<Reference<'de, '_, [u8]>> {
+        self.fill(len)?;
+        Ok(Reference::Copied(&self.scratch))
+    }
+
+    fn is_within(&self, _n: usize) -> bool {
+        false
     }
 
     fn skip(&mut self, len: usize) -> Result<()> {

@@ -53,27 +53,16 @@ impl<O: Output> Serializer<O> {
 
     #[inline]
     fn begin(&mut self, kind: Kind, len: Option<usize>) -> Result<Compound<'_, O>> {
-        match len {
-            Some(len) => {
-                wire::write_header(&mut self.out, kind, len)?;
-                Ok(Compound {
-                    ser: self,
-                    kind,
-                    state: State::Counted {
-                        declared: len,
-                        written: 0,
-                    },
-                })
-            }
-            None => Ok(Compound {
-                ser: self,
-                kind,
-                state: State::Buffered {
-                    buf: Serializer::new(Vec::new()),
-                    written: 0,
-                },
-            }),
+        if let Some(len) = len {
+            wire::write_header(&mut self.out, kind, len)?;
         }
+        Ok(Compound {
+            ser: self,
+            kind,
+            declared: len,
+            written: 0,
+            spill: Vec::new(),
+        })
     }
 
     /// Writes the one-entry map header and the variant name of an enum.
@@ -257,50 +246,45 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
 pub struct Compound<'a, O> {
     ser: &'a mut Serializer<O>,
     kind: Kind,
-    state: State,
-}
-
-#[derive(Debug)]
-enum State {
-    /// The header is written; the items must match the declared count.
-    Counted { declared: usize, written: usize },
-    /// The count was unknown: items go to a side buffer until the end.
-    Buffered {
-        buf: Serializer<Vec<u8>>,
-        written: usize,
-    },
+    /// The count given to the header, or `None` when serde did not know it:
+    /// then items go to `spill` until the end, and the header follows them.
+    declared: Option<usize>,
+    written: usize,
+    spill: Vec<u8>,
 }
 
 impl<O: Output> Compound<'_, O> {
     #[inline]
     fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        match &mut self.state {
-            State::Counted { .. } => value.serialize(&mut *self.ser),
-            State::Buffered { buf, .. } => value.serialize(buf),
+        if self.declared.is_some() {
+            value.serialize(&mut *self.ser)
+        } else {
+            value.serialize(&mut Serializer::new(&mut self.spill))
         }
     }
 
-    /// Counts one array element or map entry.
+    /// Writes a struct field's name, wherever items go.
     #[inline]
-    fn count(&mut self) {
-        match &mut self.state {
-            State::Counted { written, .. } | State::Buffered { written, .. } => *written += 1,
+    fn key(&mut self, key: &str) -> Result<()> {
+        if self.declared.is_some() {
+            wire::write_str(&mut self.ser.out, key)
+        } else {
+            wire::write_str(&mut self.spill, key)
         }
     }
 
     #[inline]
     fn finish(self) -> Result<()> {
-        match self.state {
-            State::Counted { declared, written } if declared == written => Ok(()),
-            State::Counted { declared, written } => {
-                Err(Error::without_offset(ErrorKind::Message(format!(
-                    "a {} declared {declared} items but {written} were serialized",
-                    self.kind.noun()
-                ))))
-            }
-            State::Buffered { buf, written } => {
-                wire::write_header(&mut self.ser.out, self.kind, written)?;
-                self.ser.out.write_all(&buf.out)
+        match self.declared {
+            Some(declared) if declared == self.written => Ok(()),
+            Some(declared) => Err(Error::without_offset(ErrorKind::Message(format!(
+                "a {} declared {declared} items but {} were serialized",
+                self.kind.noun(),
+                self.written
+            )))),
+            None => {
+                wire::write_header(&mut self.ser.out, self.kind, self.written)?;
+                self.ser.out.write_all(&self.spill)
             }
         }
     }
@@ -311,7 +295,7 @@ impl<O: Output> ser::SerializeSeq for Compound<'_, O> {
     type Error = Error;
     #[inline]
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        self.count();
+        self.written += 1;
         self.item(value)
     }
     #[inline]
@@ -360,7 +344,7 @@ impl<O: Output> ser::SerializeMap for Compound<'_, O> {
     type Error = Error;
     #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
-        self.count();
+        self.written += 1;
         self.item(key)
     }
     #[inline]
@@ -382,11 +366,8 @@ impl<O: Output> ser::SerializeStruct for Compound<'_, O> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        self.count();
-        match &mut self.state {
-            State::Counted { .. } => wire::write_str(&mut self.ser.out, key)?,
-            State::Buffered { buf, .. } => wire::write_str(&mut buf.out, key)?,
-        }
+        self.written += 1;
+        self.key(key)?;
         self.item(value)
     }
     #[inline]

@@ -199,7 +199,7 @@ pub fn write_header<O: Output + ?Sized>(out: &mut O, kind: Kind, len: usize) -> 
     let mut buf = [0u8; 9];
     buf[0] = kind.prefixed() + class;
     buf[1..9].copy_from_slice(&len.to_le_bytes());
-    out.write_all(&buf[..1 + width])
+    out.write_prefix(&buf, 1 + width)
 }
 
 /// Writes a non-negative integer in its shortest form.
@@ -227,7 +227,7 @@ fn write_width_prefixed<O: Output + ?Sized>(out: &mut O, first_tag: u8, v: u64) 
     let mut buf = [0u8; 9];
     buf[0] = first_tag + (width as u8 - 1);
     buf[1..9].copy_from_slice(&v.to_le_bytes());
-    out.write_all(&buf[..1 + width])
+    out.write_prefix(&buf, 1 + width)
 }
 
 /// Writes a signed integer in its shortest form.
