@@ -1,6 +1,7 @@
 //! The `surp-bench` binary: parses the command line, runs the harness, prints
 //! the results table, and sets the exit status.
 
+use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
@@ -32,8 +33,14 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    print!("{}", report.table());
-    println!("Results written to {}", report.output.display());
+    // A closed stdout (`| head`) must not turn a finished run into a panic:
+    // the files are written and the exit status below still holds.
+    let _ = writeln!(
+        io::stdout().lock(),
+        "{}Results written to {}",
+        report.table(),
+        report.output.display()
+    );
     if check && !report.regressions().is_empty() {
         eprintln!(
             "surp-bench: {} regression(s) found; failing because of --check",
