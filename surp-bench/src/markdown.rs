@@ -71,6 +71,8 @@ pub fn to_markdown(plan: &Plan, measurements: &[Measurement]) -> String {
         }
     }
 
+    push_own_ratios(&mut out, plan, measurements);
+
     let spread = p95_label(plan.iterations);
     out.push_str(&format!(
         "\n## Every cell\n\n| format | dataset | op | median | {spread} | min | CV % | MB/s | size (bytes) |\n\
@@ -91,6 +93,75 @@ pub fn to_markdown(plan: &Plan, measurements: &[Measurement]) -> String {
         ));
     }
     out
+}
+
+/// The format every project format's size is divided by.
+const SIZE_REFERENCE: &str = "msgpack";
+
+/// Per project format and dataset: its size over MessagePack's, and its
+/// median encode and decode times over the fastest peer format's (a ratio
+/// below 1 means the project format wins).
+fn push_own_ratios(out: &mut String, plan: &Plan, measurements: &[Measurement]) {
+    let own: Vec<&Format> = plan
+        .formats
+        .iter()
+        .copied()
+        .filter(|f| f.pinned_by_format_version)
+        .collect();
+    let peers: Vec<&Format> = plan
+        .formats
+        .iter()
+        .copied()
+        .filter(|f| !f.pinned_by_format_version)
+        .collect();
+    if own.is_empty() || peers.is_empty() {
+        return;
+    }
+    // (median ns, size bytes) of one cell.
+    let cell = |f: &Format, d: Dataset, op: Operation| {
+        measurements
+            .iter()
+            .find(|m| m.format == f && m.dataset == d && m.operation == op)
+            .map(|m| (m.stats.median_ns, m.size_bytes))
+    };
+    let reference = Format::from_name(SIZE_REFERENCE).map_or(SIZE_REFERENCE, |f| f.label);
+    out.push_str(&format!(
+        "\n## Surp against the field\n\nSize over {reference}'s; median encode and decode \
+         time over the fastest peer format's (named). Below 1 is better.\n\n\
+         | format | dataset | size / {reference} | encode / best peer | decode / best peer |\n\
+         | --- | --- | --: | --: | --: |\n"
+    ));
+    let ratio = |f: &Format, d: Dataset, op: Operation| -> String {
+        let best = peers
+            .iter()
+            .filter_map(|p| cell(p, d, op).map(|(ns, _)| (ns, p.label)))
+            .min();
+        match (cell(f, d, op), best) {
+            (Some((ns, _)), Some((best_ns, label))) if best_ns > 0 => {
+                format!("{:.2} ({label})", ns as f64 / best_ns as f64)
+            }
+            _ => "-".to_owned(),
+        }
+    };
+    for f in &own {
+        for &d in &plan.datasets {
+            let size = match (
+                cell(f, d, Operation::Encode),
+                Format::from_name(SIZE_REFERENCE).and_then(|r| cell(r, d, Operation::Encode)),
+            ) {
+                (Some((_, own_size)), Some((_, ref_size))) if ref_size > 0 => {
+                    format!("{:.3}", own_size as f64 / ref_size as f64)
+                }
+                _ => "-".to_owned(),
+            };
+            out.push_str(&format!(
+                "| {} | `{d}` | {size} | {} | {} |\n",
+                f.label,
+                ratio(f, d, Operation::Encode),
+                ratio(f, d, Operation::Decode)
+            ));
+        }
+    }
 }
 
 /// One table row: the dataset, then each cell's text, the cell with the
