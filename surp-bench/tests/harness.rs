@@ -105,6 +105,8 @@ fn a_run_writes_every_output_file() {
         "## Encode",
         "## Decode",
         "## Roundtrip",
+        "## Surp against the field",
+        "## Every cell",
     ] {
         assert!(markdown.contains(heading), "summary.md lacks {heading}");
     }
