@@ -18,8 +18,7 @@ use crate::{BenchError, FORMATS, Format, Mode, Options, Plan, default_baseline, 
 #[derive(Clone, Debug, Parser)]
 #[command(name = "surp-bench", version)]
 pub struct Cli {
-    /// ci: ci-scale datasets and few iterations, a smoke test; full:
-    /// full-scale datasets, the published numbers.
+    /// How thorough the run is.
     #[arg(long, value_enum, default_value_t = Mode::Ci)]
     pub mode: Mode,
 

@@ -10,11 +10,11 @@ use crate::{BenchError, Format};
 /// How thorough a run is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Mode {
-    /// Ci-scale datasets and few iterations: a smoke test that finishes in
-    /// well under three minutes. Never published.
+    /// The ci-scale datasets and few iterations: a smoke test that finishes
+    /// in seconds. Never published.
     Ci,
-    /// Full-scale datasets and at least [`Mode::minimum_iterations`]
-    /// iterations: the numbers the docs publish.
+    /// The full-scale datasets and at least 10 iterations: the numbers the
+    /// docs publish.
     Full,
 }
 
