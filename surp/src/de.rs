@@ -51,6 +51,14 @@ pub struct Deserializer<R> {
     /// String and byte-string lengths up to this need no check beyond the
     /// bounds check that takes them: `max_len`, or 0 when lengths are charged.
     unchecked_len_max: u64,
+    /// The offset of the latest `Some` read without a `some` tag, and how
+    /// many such `Some`s are nested there (see `deserialize_option`).
+    implicit_some: (usize, usize),
+    /// Items that open collections may still promise to visitors as size
+    /// hints. It starts at the input's length (zero for a reader), so the
+    /// hints of all nested collections together never exceed the input, and
+    /// neither does what visitors preallocate from them.
+    hint_budget: usize,
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -95,6 +103,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let budget = opts.max_alloc;
         let charge_literals = !read.is_within(budget);
         let opts_max_len = opts.max_len as u64;
+        let hint_budget = read.remaining().unwrap_or(0);
         Deserializer {
             read,
             opts,
@@ -104,6 +113,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             pending_start: false,
             charge_literals,
             unchecked_len_max: if charge_literals { 0 } else { opts_max_len },
+            implicit_some: (0, 0),
+            hint_budget,
         }
     }
 
@@ -156,6 +167,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             Some(tag) => Ok(tag),
             None => Err(Error::new(ErrorKind::UnexpectedEof, self.read.offset())),
         }
+    }
+
+    /// Takes a size hint for a collection of `len` items from the budget.
+    #[inline]
+    fn reserve_hint(&mut self, len: usize) -> usize {
+        let hint = len.min(self.hint_budget);
+        self.hint_budget -= hint;
+        hint
+    }
+
+    #[inline]
+    fn release_hint(&mut self, hint: usize) {
+        self.hint_budget += hint;
     }
 
     #[inline]
@@ -477,12 +501,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let len = self.check_len(Kind::Array, len, start)?;
         self.enter(start)?;
+        let hint = self.reserve_hint(len);
         let mut access = SeqAccess {
+            hint,
             de: self,
             left: len,
         };
         let result = visitor.visit_seq(&mut access);
         let left = access.left;
+        self.release_hint(hint);
         self.leave();
         finish(result, left, start)
     }
@@ -499,12 +526,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         if self.dict.is_some() {
             return self.visit_explicit_map_dedup(start, len, visitor);
         }
+        let hint = self.reserve_hint(len);
         let mut access = MapAccess {
+            hint,
             de: self,
             left: len,
         };
         let result = visitor.visit_map(&mut access);
         let left = access.left;
+        self.release_hint(hint);
         self.leave();
         finish(result, left, start)
     }
@@ -520,7 +550,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let header_size = self.read.offset() - start;
         let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
+        let hint = self.reserve_hint(len);
         let mut access = DedupMapAccess {
+            hint,
             de: self,
             left: len,
             shape: ShapeCandidate {
@@ -530,6 +562,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         let result = visitor.visit_map(&mut access);
         let (left, shape) = (access.left, access.shape);
+        self.release_hint(hint);
         self.leave();
         let value = finish(result, left, start)?;
         if let Some(dict) = &mut self.dict {
@@ -583,7 +616,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let (first, count) = self.shape_ref(start, tag)?;
         self.enter(start)?;
+        let hint = self.reserve_hint(count as usize);
         let mut access = ShapeMapAccess {
+            hint,
             de: self,
             next: first,
             end: first + count,
@@ -591,6 +626,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         let result = visitor.visit_map(&mut access);
         let left = (access.end - access.next) as usize;
+        self.release_hint(hint);
         self.leave();
         finish(result, left, start)
     }
@@ -727,6 +763,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 }
 
+/// The hint a collection gives its visitor: what it reserved from the
+/// budget, never more than the items left; none if it reserved nothing.
+#[inline]
+fn size_hint(reserved: usize, left: usize) -> Option<usize> {
+    (reserved > 0).then(|| reserved.min(left))
+}
+
 /// Checks that a collection's visitor took every item, then places errors.
 #[inline]
 fn finish<T>(result: Result<T>, left: usize, start: usize) -> Result<T> {
@@ -827,23 +870,32 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 
     #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        self.deserialize_f64(visitor)
+        // binary16 and binary32 reach the visitor as `f32`, exactly.
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        let v = match tag {
+            wire::F32 => f32::from_le_bytes(self.read.read_array()?),
+            wire::F16 => float::f16_to_f32(u16::from_le_bytes(self.read.read_array()?)),
+            _ => return self.any_tag(start, tag, visitor),
+        };
+        visitor.visit_f32(v).map_err(|e: Error| e.at(start))
     }
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();
         let tag = self.next_tag()?;
-        let result = match tag {
-            wire::F64 => visitor.visit_f64(f64::from_le_bytes(self.read.read_array()?)),
-            wire::F32 => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
-            wire::F16 => {
-                let bits = u16::from_le_bytes(self.read.read_array()?);
-                visitor.visit_f32(float::f16_to_f32(bits))
-            }
+        // Narrow forms are widened here, on the bits: a visitor widening an
+        // `f32` with `as` may quiet a signalling NaN (it does on x86-64).
+        let v = match tag {
+            wire::F64 => f64::from_le_bytes(self.read.read_array()?),
+            wire::F32 => float::f32_to_f64(f32::from_le_bytes(self.read.read_array()?)),
+            wire::F16 => float::f32_to_f64(float::f16_to_f32(u16::from_le_bytes(
+                self.read.read_array()?,
+            ))),
             _ => return self.any_tag(start, tag, visitor),
         };
-        result.map_err(|e: Error| e.at(start))
+        visitor.visit_f64(v).map_err(|e: Error| e.at(start))
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -887,7 +939,22 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.leave();
                 result.map_err(|e: Error| e.at(start))
             }
-            _ => visitor.visit_some(self),
+            _ => {
+                // This `Some` consumes no byte, so a type such as
+                // `struct N(Option<Box<N>>)` would recurse on one byte until
+                // the stack ran out. `Some`s nested at one offset count
+                // against the depth limit; a document's depth is unchanged.
+                let (at, nested) = &mut self.implicit_some;
+                *nested = if *at == start { *nested + 1 } else { 1 };
+                *at = start;
+                if *nested > self.opts.max_depth {
+                    return Err(Error::new(
+                        ErrorKind::DepthLimitExceeded(self.opts.max_depth),
+                        start,
+                    ));
+                }
+                visitor.visit_some(self)
+            }
         }
     }
 
@@ -978,10 +1045,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         match tag {
             // A unit variant is its name.
             wire::FIXSTR..=0x9f | wire::STR8..=0xcb | wire::STR_REF1..=wire::STR_REF3 => {
-                let span = match tag {
+                // `at` places a UTF-8 error: the payload of a literal.
+                let (name, at) = match tag {
                     wire::STR_REF1..=wire::STR_REF3 => {
                         let kept = self.str_ref(start, tag)?;
-                        self.read.recall(kept)
+                        (self.read.recall(kept), start)
                     }
                     _ => {
                         let len = if tag <= 0x9f {
@@ -990,15 +1058,15 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                             self.read_len(tag)?
                         };
                         let (span, _) = self.str_payload(start, len)?;
-                        self.read.payload(span)
+                        (self.read.payload(span), span.start)
                     }
                 };
-                let result = match span {
+                let result = match name {
                     Reference::Borrowed(b) => {
-                        visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, start)?))
+                        visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, at)?))
                     }
                     Reference::Copied(b) => {
-                        visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, start)?))
+                        visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, at)?))
                     }
                 };
                 result.map_err(|e: Error| e.at(start))
@@ -1091,6 +1159,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 struct SeqAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
+    /// The size hint reserved from the deserializer's budget.
+    hint: usize,
 }
 
 impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
@@ -1106,13 +1176,14 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        size_hint(self.hint, self.left)
     }
 }
 
 struct MapAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
+    hint: usize,
 }
 
 impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, R> {
@@ -1133,7 +1204,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        size_hint(self.hint, self.left)
     }
 }
 
@@ -1149,6 +1220,7 @@ struct ShapeCandidate {
 struct DedupMapAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
+    hint: usize,
     shape: ShapeCandidate,
 }
 
@@ -1168,12 +1240,13 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for DedupMapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some(self.left)
+        size_hint(self.hint, self.left)
     }
 }
 
 struct ShapeMapAccess<'a, R> {
     de: &'a mut Deserializer<R>,
+    hint: usize,
     next: u32,
     end: u32,
     start: usize,
@@ -1199,7 +1272,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ShapeMapAccess<'_, R> {
     }
 
     fn size_hint(&self) -> Option<usize> {
-        Some((self.end - self.next) as usize)
+        size_hint(self.hint, (self.end - self.next) as usize)
     }
 }
 

@@ -1,10 +1,13 @@
 //! Checks `docs/vectors/surp-v1.json` both ways: every vector's value encodes
 //! to its bytes, and its bytes decode to its value; every invalid case is
-//! rejected with the documented error kind and offset.
+//! rejected with the documented error kind and offset; and every truncation
+//! of a vector is rejected.
 
+use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use serde_json::Value as Json;
-use surp::{Integer, Value};
+use surp::{ErrorKind, Integer, Value};
 
 /// A vector's value, as the notation describes it.
 #[derive(Clone, Debug)]
@@ -251,4 +254,74 @@ fn every_invalid_case_is_rejected_with_its_kind_and_offset() {
             case["name"]
         );
     }
+}
+
+/// Vectors longer than this are cut by a reader at a sample of offsets only:
+/// a reader reads a prefix to its end, so every offset of a 64 KiB vector
+/// would read some 2 GB.
+const READER_EVERY_OFFSET_UP_TO: usize = 1024;
+
+/// Offsets at which a reader cuts a vector of `len` bytes: all of them for
+/// short vectors; for long ones the first and last 64 and every 499th.
+fn reader_cuts(len: usize) -> impl Iterator<Item = usize> {
+    (0..len).filter(move |&end| {
+        len <= READER_EVERY_OFFSET_UP_TO || end <= 64 || end + 64 >= len || end % 499 == 0
+    })
+}
+
+#[test]
+fn every_proper_prefix_of_every_vector_is_an_error() {
+    let doc = load();
+    let mut prefixes = 0;
+    for list in ["vectors", "decode_only"] {
+        for v in doc[list].as_array().unwrap() {
+            let name = &v["name"];
+            let bytes = hex_field(&v["hex"]);
+            // Each vector is one value that ends at its last byte. So no
+            // proper prefix can be a complete value: decoding the whole would
+            // then have stopped at the prefix's end.
+            let mut de = surp::Deserializer::from_slice(&bytes);
+            Value::deserialize(&mut de).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert_eq!(de.offset(), bytes.len(), "{name}: the value ends early");
+
+            for end in 0..bytes.len() {
+                let prefix = &bytes[..end];
+                let results = [
+                    surp::from_slice::<Value>(prefix).map(drop),
+                    surp::from_slice::<IgnoredAny>(prefix).map(drop),
+                ];
+                for result in results {
+                    let err = result.expect_err(&format!("{name}: prefix of {end} bytes decoded"));
+                    assert!(
+                        matches!(
+                            err.kind(),
+                            ErrorKind::UnexpectedEof | ErrorKind::LengthExceedsInput { .. }
+                        ),
+                        "{name}, {end} bytes: {err}"
+                    );
+                    assert!(
+                        err.offset().is_some_and(|o| o <= end),
+                        "{name}, {end} bytes: {err}"
+                    );
+                }
+                prefixes += 1;
+            }
+            for end in reader_cuts(bytes.len()) {
+                let prefix = &bytes[..end];
+                let results = [
+                    surp::from_reader::<_, Value>(prefix).map(drop),
+                    surp::from_reader::<_, IgnoredAny>(prefix).map(drop),
+                ];
+                for result in results {
+                    let err = result.expect_err(&format!("{name}: prefix of {end} bytes decoded"));
+                    assert!(err.is_eof(), "{name}, {end} bytes: {err}");
+                    assert!(
+                        err.offset().is_some_and(|o| o <= end),
+                        "{name}, {end} bytes: {err}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(prefixes > 300_000, "only {prefixes} prefixes checked");
 }

@@ -1,0 +1,492 @@
+//! The deduplicating encoder's state and its map and array frames.
+//!
+//! Strings go through the string table. Maps are where the work is: a map
+//! starts either as a **shape reference**, when the shape last seen at the
+//! same position in the document has the right number of keys, or
+//! **explicitly**. Keys of a shaped map are checked against the shape as they
+//! arrive; on the first mismatch the map is rewritten in place into explicit
+//! form. An explicit map whose keys turn out to equal an earlier shape is
+//! compacted into a shape reference when it ends. So the common case (records
+//! of the same shape in an array) writes a reference up front and never moves
+//! a byte, and the output is always what `docs/spec.md` section 7 prescribes.
+//!
+//! Both rewrites leave the string table alone: the keys of a shape that
+//! existed before the map began were written when that shape was registered,
+//! so each is either in the table (written as a reference now) or can never
+//! take a slot (eligibility only gets stricter as the table grows).
+
+use hashbrown::HashMap;
+use surp::wire::{self, Kind};
+use surp::{Error, ErrorKind, Result};
+
+use crate::shapes::{ShapeTable, combine};
+use crate::strings::{Lookup, StringTable, hash_bytes};
+
+/// Bytes kept free before a collection whose count serde did not give; the
+/// header is written there at the end and the items are moved back.
+const HEADER_GAP: usize = 9;
+
+/// A stand-in for the field position of array elements in a context hash.
+const ARRAY_SLOT: u64 = u64::MAX;
+
+/// The position of a value in the document, as a hash: the root, then for
+/// each enclosing map the field index, for each enclosing array a marker.
+/// Records at the same position tend to have the same shape.
+#[inline]
+pub(crate) fn child_context(parent: u64, slot: u64) -> u64 {
+    (parent ^ slot.wrapping_mul(0xff51_afd7_ed55_8ccd))
+        .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+        .rotate_left(31)
+}
+
+/// Where a key of an explicit map is: its bytes in the output, its text in
+/// `key_text`, and its hash.
+#[derive(Clone, Copy)]
+struct KeyInfo {
+    start: usize,
+    end: usize,
+    text_start: usize,
+    text_len: usize,
+}
+
+pub(crate) struct Encoder {
+    pub(crate) out: Vec<u8>,
+    strings: StringTable,
+    shapes: ShapeTable,
+    /// Context to the shape last written there.
+    predictions: HashMap<u64, u32, foldhash::fast::FixedState>,
+    /// Whether any string or shape reference has been written: a document
+    /// without one is written without the marker, as plain Surp.
+    pub(crate) wrote_reference: bool,
+    /// Shaped maps: where each value starts, innermost map last.
+    value_starts: Vec<usize>,
+    /// Explicit maps: their string keys, innermost map last.
+    keys: Vec<KeyInfo>,
+    key_text: Vec<u8>,
+    /// Reused while rewriting a map.
+    scratch: Vec<u8>,
+}
+
+#[derive(Clone, Copy)]
+enum MapMode {
+    Shaped {
+        shape: u32,
+        values_base: usize,
+    },
+    Explicit {
+        keys_base: usize,
+        text_base: usize,
+        string_keys: bool,
+        seq_hash: u64,
+    },
+}
+
+/// An open map.
+pub(crate) struct MapFrame {
+    start: usize,
+    ctx: u64,
+    declared: Option<usize>,
+    written: usize,
+    shapes_at_start: usize,
+    mode: MapMode,
+}
+
+impl MapFrame {
+    /// The context of the value being written now.
+    #[inline]
+    pub(crate) fn value_context(&self) -> u64 {
+        child_context(self.ctx, self.written as u64)
+    }
+}
+
+/// An open array.
+pub(crate) struct SeqFrame {
+    start: usize,
+    ctx: u64,
+    declared: Option<usize>,
+    written: usize,
+}
+
+impl SeqFrame {
+    #[inline]
+    pub(crate) fn element_context(&self) -> u64 {
+        child_context(self.ctx, ARRAY_SLOT)
+    }
+}
+
+fn count_error(kind: Kind, declared: usize, written: usize) -> Error {
+    Error::without_offset(ErrorKind::Message(format!(
+        "a {} declared {declared} items but {written} were serialized",
+        kind.noun()
+    )))
+}
+
+impl Encoder {
+    pub(crate) fn new(max_strings: usize, max_shapes: usize) -> Encoder {
+        Encoder {
+            out: Vec::with_capacity(128),
+            strings: StringTable::new(max_strings),
+            shapes: ShapeTable::new(max_shapes),
+            predictions: HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
+                crate::strings::HASH_SEED,
+            )),
+            wrote_reference: false,
+            value_starts: Vec::new(),
+            keys: Vec::new(),
+            key_text: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Writes a string as a reference when it has a slot, else as a literal
+    /// (which may take the next slot).
+    #[inline]
+    pub(crate) fn write_str(&mut self, s: &str) -> Result<()> {
+        if s.len() < wire::str_ref_size(0) {
+            return wire::write_str(&mut self.out, s);
+        }
+        self.write_str_hashed(s, hash_bytes(s.as_bytes()))
+    }
+
+    #[inline]
+    fn write_str_hashed(&mut self, s: &str, hash: u64) -> Result<()> {
+        match self.strings.lookup(s.as_bytes(), hash) {
+            Lookup::Slot(slot) => {
+                self.wrote_reference = true;
+                wire::write_str_ref(&mut self.out, slot)
+            }
+            Lookup::Literal { takes_slot } => {
+                if takes_slot {
+                    self.strings.add(s.as_bytes(), hash);
+                }
+                wire::write_str(&mut self.out, s)
+            }
+        }
+    }
+
+    /// The size of `key` written now: a reference if it has a slot.
+    fn key_size_now(&self, key: &[u8]) -> usize {
+        match self.strings.lookup(key, hash_bytes(key)) {
+            Lookup::Slot(slot) => wire::str_ref_size(slot),
+            Lookup::Literal { .. } => wire::str_size(key.len()),
+        }
+    }
+
+    // ---- arrays ----------------------------------------------------------
+
+    pub(crate) fn begin_seq(&mut self, ctx: u64, len: Option<usize>) -> Result<SeqFrame> {
+        let start = self.out.len();
+        match len {
+            Some(n) => wire::write_header(&mut self.out, Kind::Array, n)?,
+            None => self.out.extend_from_slice(&[0; HEADER_GAP]),
+        }
+        Ok(SeqFrame {
+            start,
+            ctx,
+            declared: len,
+            written: 0,
+        })
+    }
+
+    #[inline]
+    pub(crate) fn seq_element_done(&mut self, frame: &mut SeqFrame) {
+        frame.written += 1;
+    }
+
+    pub(crate) fn end_seq(&mut self, frame: SeqFrame) -> Result<()> {
+        match frame.declared {
+            Some(n) if n == frame.written => Ok(()),
+            Some(n) => Err(count_error(Kind::Array, n, frame.written)),
+            None => self.close_gap(frame.start, Kind::Array, frame.written),
+        }
+    }
+
+    /// Writes the header of a collection that started with a gap, and moves
+    /// its items back to follow it.
+    fn close_gap(&mut self, start: usize, kind: Kind, count: usize) -> Result<()> {
+        let mut header = Vec::with_capacity(HEADER_GAP);
+        wire::write_header(&mut header, kind, count)?;
+        let body = start + HEADER_GAP;
+        self.out[start..start + header.len()].copy_from_slice(&header);
+        self.out.copy_within(body.., start + header.len());
+        self.out
+            .truncate(self.out.len() - (HEADER_GAP - header.len()));
+        Ok(())
+    }
+
+    // ---- maps ------------------------------------------------------------
+
+    /// Opens a map at context `ctx`: as a reference to the shape last seen
+    /// there if it fits, else explicitly.
+    pub(crate) fn begin_map(&mut self, ctx: u64, len: Option<usize>) -> Result<MapFrame> {
+        let start = self.out.len();
+        let shapes_at_start = self.shapes.len();
+        if let Some(n) = len
+            && let Some(&shape) = self.predictions.get(&ctx)
+            && self.shapes.key_count(shape) == n
+            && wire::shape_ref_size(shape as usize) < self.shapes.explicit_size(shape)
+        {
+            wire::write_shape_ref(&mut self.out, shape as usize)?;
+            let mode = MapMode::Shaped {
+                shape,
+                values_base: self.value_starts.len(),
+            };
+            return Ok(MapFrame {
+                start,
+                ctx,
+                declared: len,
+                written: 0,
+                shapes_at_start,
+                mode,
+            });
+        }
+        match len {
+            Some(n) => wire::write_header(&mut self.out, Kind::Map, n)?,
+            None => self.out.extend_from_slice(&[0; HEADER_GAP]),
+        }
+        let mode = MapMode::Explicit {
+            keys_base: self.keys.len(),
+            text_base: self.key_text.len(),
+            string_keys: true,
+            seq_hash: 0,
+        };
+        Ok(MapFrame {
+            start,
+            ctx,
+            declared: len,
+            written: 0,
+            shapes_at_start,
+            mode,
+        })
+    }
+
+    /// A string key: in a shaped map, checked against the shape; in an
+    /// explicit map, written through the string table and recorded.
+    #[inline]
+    pub(crate) fn map_key_str(&mut self, frame: &mut MapFrame, key: &str) -> Result<()> {
+        if let MapMode::Shaped { shape, .. } = frame.mode {
+            if frame.written < self.shapes.key_count(shape)
+                && self.shapes.key(shape, frame.written) == key.as_bytes()
+            {
+                self.value_starts.push(self.out.len());
+                return Ok(());
+            }
+            self.make_explicit(frame)?;
+        }
+        let MapMode::Explicit {
+            string_keys,
+            seq_hash,
+            ..
+        } = &mut frame.mode
+        else {
+            unreachable!("the map was made explicit above")
+        };
+        let hash = hash_bytes(key.as_bytes());
+        let start = self.out.len();
+        self.write_str_hashed(key, hash)?;
+        if *string_keys {
+            *seq_hash = combine(*seq_hash, hash);
+            let text_start = self.key_text.len();
+            self.key_text.extend_from_slice(key.as_bytes());
+            self.keys.push(KeyInfo {
+                start,
+                end: self.out.len(),
+                text_start,
+                text_len: key.len(),
+            });
+        }
+        Ok(())
+    }
+
+    /// A key that is not written as a string: the map cannot be a shape.
+    /// The caller writes the key as a value afterwards.
+    pub(crate) fn map_key_other(&mut self, frame: &mut MapFrame) -> Result<()> {
+        if let MapMode::Shaped { .. } = frame.mode {
+            self.make_explicit(frame)?;
+        }
+        if let MapMode::Explicit { string_keys, .. } = &mut frame.mode {
+            *string_keys = false;
+        }
+        Ok(())
+    }
+
+    #[inline]
+    pub(crate) fn map_value_done(&mut self, frame: &mut MapFrame) {
+        frame.written += 1;
+    }
+
+    /// Rewrites a shaped map, whose first `frame.written` keys matched, into
+    /// explicit form: the header, then each matched key before its value.
+    #[cold]
+    fn make_explicit(&mut self, frame: &mut MapFrame) -> Result<()> {
+        let MapMode::Shaped { shape, values_base } = frame.mode else {
+            return Ok(());
+        };
+        let declared = frame
+            .declared
+            .expect("only maps of known length start shaped");
+        let matched = frame.written;
+        let keys_base = self.keys.len();
+        let text_base = self.key_text.len();
+        let mut seq_hash = 0;
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        wire::write_header(&mut scratch, Kind::Map, declared)?;
+        for i in 0..matched {
+            let key = self.shapes.key(shape, i);
+            let hash = hash_bytes(key);
+            let key_start = frame.start + scratch.len();
+            match self.strings.lookup(key, hash) {
+                Lookup::Slot(slot) => {
+                    self.wrote_reference = true;
+                    wire::write_str_ref(&mut scratch, slot)?;
+                }
+                Lookup::Literal { takes_slot } => {
+                    debug_assert!(
+                        !takes_slot,
+                        "a key of an earlier shape never takes a new slot"
+                    );
+                    scratch.extend_from_slice(&self.str_literal(key));
+                }
+            }
+            let key_end = frame.start + scratch.len();
+            let text_start = self.key_text.len();
+            self.key_text.extend_from_slice(key);
+            self.keys.push(KeyInfo {
+                start: key_start,
+                end: key_end,
+                text_start,
+                text_len: key.len(),
+            });
+            seq_hash = combine(seq_hash, hash);
+            let value_start = self.value_starts[values_base + i];
+            let value_end = self
+                .value_starts
+                .get(values_base + i + 1)
+                .copied()
+                .unwrap_or(self.out.len());
+            scratch.extend_from_slice(&self.out[value_start..value_end]);
+        }
+        self.out.truncate(frame.start);
+        self.out.extend_from_slice(&scratch);
+        self.scratch = scratch;
+        self.value_starts.truncate(values_base);
+        frame.mode = MapMode::Explicit {
+            keys_base,
+            text_base,
+            string_keys: true,
+            seq_hash,
+        };
+        Ok(())
+    }
+
+    /// The literal encoding of a key's text (valid UTF-8: it was a `&str`).
+    fn str_literal(&self, key: &[u8]) -> Vec<u8> {
+        let mut v = Vec::with_capacity(9 + key.len());
+        // The header cannot fail for a Vec.
+        let _ = wire::write_header(&mut v, Kind::Str, key.len());
+        v.extend_from_slice(key);
+        v
+    }
+
+    pub(crate) fn end_map(&mut self, mut frame: MapFrame) -> Result<()> {
+        if let MapMode::Shaped { shape, values_base } = frame.mode {
+            if frame.written == self.shapes.key_count(shape) {
+                self.value_starts.truncate(values_base);
+                self.wrote_reference = true;
+                self.predictions.insert(frame.ctx, shape);
+                return Ok(());
+            }
+            self.make_explicit(&mut frame)?;
+        }
+        let MapMode::Explicit {
+            keys_base,
+            text_base,
+            string_keys,
+            seq_hash,
+        } = frame.mode
+        else {
+            unreachable!("the map was made explicit above")
+        };
+        if let Some(n) = frame.declared
+            && n != frame.written
+        {
+            return Err(count_error(Kind::Map, n, frame.written));
+        }
+        let count = frame.written;
+        let result = self.end_explicit_map(&frame, keys_base, string_keys, seq_hash, count);
+        self.keys.truncate(keys_base);
+        self.key_text.truncate(text_base);
+        result
+    }
+
+    fn end_explicit_map(
+        &mut self,
+        frame: &MapFrame,
+        keys_base: usize,
+        string_keys: bool,
+        seq_hash: u64,
+        count: usize,
+    ) -> Result<()> {
+        let header = wire::header_size(Kind::Map, count);
+        if string_keys && (1..=wire::MAX_SHAPE_KEYS).contains(&count) {
+            let keys = &self.keys[keys_base..];
+            let explicit = header + keys.iter().map(|k| k.end - k.start).sum::<usize>();
+            let text = |i: usize| {
+                let k = &self.keys[keys_base + i];
+                &self.key_text[k.text_start..k.text_start + k.text_len]
+            };
+            if let Some(shape) = self
+                .shapes
+                .find(text, count, seq_hash, frame.shapes_at_start)
+            {
+                self.predictions.insert(frame.ctx, shape);
+                if wire::shape_ref_size(shape as usize) < explicit {
+                    self.wrote_reference = true;
+                    return self.compact(frame, keys_base, count, shape);
+                }
+            } else if self.shapes.takes_next(explicit) {
+                let now = header
+                    + (0..count)
+                        .map(|i| self.key_size_now(text(i)))
+                        .sum::<usize>();
+                let keys: Vec<&[u8]> = (0..count).map(text).collect();
+                let shape = self.shapes.register(|i| keys[i], count, seq_hash, now);
+                let canonical = self
+                    .shapes
+                    .find(|i| keys[i], count, seq_hash, shape as usize + 1)
+                    .unwrap_or(shape);
+                self.predictions.insert(frame.ctx, canonical);
+            }
+        }
+        if frame.declared.is_none() {
+            self.close_gap(frame.start, Kind::Map, count)?;
+        }
+        Ok(())
+    }
+
+    /// Replaces an explicit map's header and keys by a shape reference.
+    fn compact(
+        &mut self,
+        frame: &MapFrame,
+        keys_base: usize,
+        count: usize,
+        shape: u32,
+    ) -> Result<()> {
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        wire::write_shape_ref(&mut scratch, shape as usize)?;
+        for i in 0..count {
+            let value_start = self.keys[keys_base + i].end;
+            let value_end = self
+                .keys
+                .get(keys_base + i + 1)
+                .map_or(self.out.len(), |k| k.start);
+            scratch.extend_from_slice(&self.out[value_start..value_end]);
+        }
+        self.out.truncate(frame.start);
+        self.out.extend_from_slice(&scratch);
+        self.scratch = scratch;
+        Ok(())
+    }
+}

@@ -1,0 +1,123 @@
+//! Options of the deduplication layer: table sizes, and the decoder's limits.
+
+use std::io;
+
+use serde::de::{Deserialize, DeserializeOwned};
+use serde::ser::Serialize;
+use surp::wire;
+
+use crate::encoder::Encoder;
+use crate::ser::Serializer;
+
+/// Table sizes for encoding and limits for decoding.
+///
+/// The string and shape table sizes bound both sides: the encoder gives no
+/// more slots than this, and the decoder refuses references beyond it, so
+/// a hostile document cannot make the decoder's tables grow past them.
+/// Documents written with larger tables than a reader allows are rejected
+/// with an error that names the limit.
+///
+/// ```
+/// # fn main() -> Result<(), surp::Error> {
+/// let opts = surp_dedup::Options::new().max_strings(1024).max_shapes(64);
+/// let names = vec!["north", "south", "north", "north"];
+/// let bytes = opts.to_vec(&names)?;
+/// assert_eq!(opts.from_slice::<Vec<&str>>(&bytes)?, names);
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    max_strings: usize,
+    max_shapes: usize,
+    decode: surp::Options,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options::new()
+    }
+}
+
+/// The context hash of a document's root value.
+const ROOT_CONTEXT: u64 = 0x5375_7270_526f_6f74;
+
+impl Options {
+    /// Default table sizes (`surp::DEFAULT_MAX_DEDUP_STRINGS` strings,
+    /// `surp::DEFAULT_MAX_DEDUP_SHAPES` shapes) and surp's default limits.
+    pub fn new() -> Options {
+        Options {
+            max_strings: surp::DEFAULT_MAX_DEDUP_STRINGS,
+            max_shapes: surp::DEFAULT_MAX_DEDUP_SHAPES,
+            decode: surp::Options::new(),
+        }
+    }
+
+    /// The most strings the string table holds (at most 2^24).
+    pub fn max_strings(mut self, slots: usize) -> Options {
+        self.max_strings = slots.min(wire::MAX_STRING_SLOTS);
+        self
+    }
+
+    /// The most shapes (map key sequences) the shape table holds (at most 2^16).
+    pub fn max_shapes(mut self, shapes: usize) -> Options {
+        self.max_shapes = shapes.min(wire::MAX_SHAPES);
+        self
+    }
+
+    /// The decoder's other limits (depth, lengths, allocation). Their
+    /// deduplication table limits are replaced by this `Options`' sizes.
+    pub fn decode_limits(mut self, limits: surp::Options) -> Options {
+        self.decode = limits;
+        self
+    }
+
+    fn decoder(&self) -> surp::Options {
+        self.decode
+            .clone()
+            .max_dedup_strings(self.max_strings)
+            .max_dedup_shapes(self.max_shapes)
+    }
+
+    /// Encodes `value`, deduplicating strings and map key sets.
+    ///
+    /// The result is never longer than `surp::to_vec(value)`; when nothing
+    /// repeats it is exactly that.
+    pub fn to_vec<T: Serialize + ?Sized>(&self, value: &T) -> surp::Result<Vec<u8>> {
+        let mut enc = Encoder::new(self.max_strings, self.max_shapes);
+        enc.out.push(wire::DEDUP_MARKER);
+        value.serialize(Serializer::new(&mut enc, ROOT_CONTEXT))?;
+        let mut out = enc.out;
+        if !enc.wrote_reference {
+            // No reference was written: the rest is the plain document.
+            out.remove(0);
+        }
+        Ok(out)
+    }
+
+    /// Encodes `value` into `writer`.
+    ///
+    /// The document is built in memory first, because the encoder may
+    /// rewrite a map after it has seen all of its keys; the writer receives
+    /// it in one `write_all`.
+    pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(
+        &self,
+        mut writer: W,
+        value: &T,
+    ) -> surp::Result<()> {
+        let bytes = self.to_vec(value)?;
+        writer
+            .write_all(&bytes)
+            .map_err(|e| surp::Error::without_offset(surp::ErrorKind::Io(e)))
+    }
+
+    /// Decodes a plain or deduplicated document, borrowing where `T` can
+    /// (strings reached through references borrow too).
+    pub fn from_slice<'de, T: Deserialize<'de>>(&self, input: &'de [u8]) -> surp::Result<T> {
+        self.decoder().from_slice(input)
+    }
+
+    /// Decodes a plain or deduplicated document from a reader.
+    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> surp::Result<T> {
+        self.decoder().from_reader(reader)
+    }
+}

@@ -1,0 +1,361 @@
+//! The serde `Serializer` of the deduplication layer.
+//!
+//! Scalars, byte strings and headers are written by `surp::wire`, exactly as
+//! the plain serializer writes them; strings and maps go through the
+//! [`Encoder`]. A serializer knows its position in the document (a context
+//! hash, for shape prediction) and whether it is writing a map key, so that
+//! a key counts as a string exactly when it is written as one, which is the
+//! rule the decoder applies.
+
+use serde::ser::{self, Serialize};
+use surp::wire;
+use surp::{Error, Result};
+
+use crate::encoder::{Encoder, MapFrame, SeqFrame};
+
+/// Serializes one value into the encoder.
+pub(crate) struct Serializer<'a> {
+    pub(crate) enc: &'a mut Encoder,
+    pub(crate) ctx: u64,
+    /// Enclosing `Some`s whose markers are written only if a null follows
+    /// (see the plain serializer and `docs/spec.md` section 5.3).
+    pub(crate) pending_some: usize,
+    /// The map whose key this value is, if it is one.
+    pub(crate) key_of: Option<&'a mut MapFrame>,
+}
+
+impl<'a> Serializer<'a> {
+    pub(crate) fn new(enc: &'a mut Encoder, ctx: u64) -> Self {
+        Serializer {
+            enc,
+            ctx,
+            pending_some: 0,
+            key_of: None,
+        }
+    }
+
+    /// Before writing anything but a string: a key stops being a string key.
+    #[inline]
+    fn non_string(&mut self) -> Result<()> {
+        match self.key_of.as_deref_mut() {
+            Some(frame) => self.enc.map_key_other(frame),
+            None => Ok(()),
+        }
+    }
+
+    #[inline]
+    fn string(self, s: &str) -> Result<()> {
+        match self.key_of {
+            Some(frame) => self.enc.map_key_str(frame, s),
+            None => self.enc.write_str(s),
+        }
+    }
+
+    fn null(mut self) -> Result<()> {
+        self.non_string()?;
+        for _ in 0..self.pending_some {
+            self.enc.out.push(wire::SOME);
+        }
+        self.enc.out.push(wire::NULL);
+        Ok(())
+    }
+
+    /// Opens the one-entry map of an enum variant and writes its name.
+    fn variant(mut self, variant: &str) -> Result<(&'a mut Encoder, MapFrame)> {
+        self.non_string()?;
+        let mut frame = self.enc.begin_map(self.ctx, Some(1))?;
+        self.enc.map_key_str(&mut frame, variant)?;
+        Ok((self.enc, frame))
+    }
+}
+
+macro_rules! scalar {
+    ($($method:ident($ty:ty) => $write:expr;)*) => {$(
+        #[inline]
+        fn $method(mut self, v: $ty) -> Result<()> {
+            self.non_string()?;
+            let write: fn(&mut Vec<u8>, $ty) -> Result<()> = $write;
+            write(&mut self.enc.out, v)
+        }
+    )*};
+}
+
+impl<'a> ser::Serializer for Serializer<'a> {
+    type Ok = ();
+    type Error = Error;
+    type SerializeSeq = SeqCompound<'a>;
+    type SerializeTuple = SeqCompound<'a>;
+    type SerializeTupleStruct = SeqCompound<'a>;
+    type SerializeTupleVariant = VariantSeq<'a>;
+    type SerializeMap = MapCompound<'a>;
+    type SerializeStruct = MapCompound<'a>;
+    type SerializeStructVariant = VariantMap<'a>;
+
+    scalar! {
+        serialize_bool(bool) => |o, v| wire::write_bool(o, v);
+        serialize_i8(i8) => |o, v| wire::write_i64(o, v.into());
+        serialize_i16(i16) => |o, v| wire::write_i64(o, v.into());
+        serialize_i32(i32) => |o, v| wire::write_i64(o, v.into());
+        serialize_i64(i64) => |o, v| wire::write_i64(o, v);
+        serialize_i128(i128) => |o, v| wire::write_i128(o, v);
+        serialize_u8(u8) => |o, v| wire::write_uint(o, v.into());
+        serialize_u16(u16) => |o, v| wire::write_uint(o, v.into());
+        serialize_u32(u32) => |o, v| wire::write_uint(o, v.into());
+        serialize_u64(u64) => |o, v| wire::write_uint(o, v);
+        serialize_u128(u128) => |o, v| wire::write_u128(o, v);
+        serialize_f32(f32) => |o, v| wire::write_f32(o, v);
+        serialize_f64(f64) => |o, v| wire::write_f64(o, v);
+        serialize_bytes(&[u8]) => |o, v| wire::write_bytes(o, v);
+    }
+
+    #[inline]
+    fn serialize_char(self, v: char) -> Result<()> {
+        self.string(v.encode_utf8(&mut [0; 4]))
+    }
+    #[inline]
+    fn serialize_str(self, v: &str) -> Result<()> {
+        self.string(v)
+    }
+    fn serialize_none(self) -> Result<()> {
+        self.null()
+    }
+    fn serialize_some<T: Serialize + ?Sized>(mut self, value: &T) -> Result<()> {
+        self.pending_some += 1;
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<()> {
+        self.null()
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
+        self.null()
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<()> {
+        self.string(variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        let (enc, mut frame) = self.variant(variant)?;
+        value.serialize(Serializer::new(enc, frame.value_context()))?;
+        enc.map_value_done(&mut frame);
+        enc.end_map(frame)
+    }
+    fn serialize_seq(mut self, len: Option<usize>) -> Result<SeqCompound<'a>> {
+        self.non_string()?;
+        let frame = self.enc.begin_seq(self.ctx, len)?;
+        Ok(SeqCompound {
+            enc: self.enc,
+            frame,
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<SeqCompound<'a>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<SeqCompound<'a>> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<VariantSeq<'a>> {
+        let (enc, outer) = self.variant(variant)?;
+        let inner = enc.begin_seq(outer.value_context(), Some(len))?;
+        Ok(VariantSeq {
+            seq: SeqCompound { enc, frame: inner },
+            outer,
+        })
+    }
+    fn serialize_map(mut self, len: Option<usize>) -> Result<MapCompound<'a>> {
+        self.non_string()?;
+        let frame = self.enc.begin_map(self.ctx, len)?;
+        Ok(MapCompound {
+            enc: self.enc,
+            frame,
+        })
+    }
+    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<MapCompound<'a>> {
+        self.serialize_map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<VariantMap<'a>> {
+        let (enc, outer) = self.variant(variant)?;
+        let inner = enc.begin_map(outer.value_context(), Some(len))?;
+        Ok(VariantMap {
+            map: MapCompound { enc, frame: inner },
+            outer,
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
+
+/// An array being written.
+pub(crate) struct SeqCompound<'a> {
+    enc: &'a mut Encoder,
+    frame: SeqFrame,
+}
+
+impl SeqCompound<'_> {
+    #[inline]
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        value.serialize(Serializer::new(self.enc, self.frame.element_context()))?;
+        self.enc.seq_element_done(&mut self.frame);
+        Ok(())
+    }
+}
+
+impl ser::SerializeSeq for SeqCompound<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.enc.end_seq(self.frame)
+    }
+}
+
+impl ser::SerializeTuple for SeqCompound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.enc.end_seq(self.frame)
+    }
+}
+
+impl ser::SerializeTupleStruct for SeqCompound<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.enc.end_seq(self.frame)
+    }
+}
+
+/// A map or struct being written.
+pub(crate) struct MapCompound<'a> {
+    enc: &'a mut Encoder,
+    frame: MapFrame,
+}
+
+impl MapCompound<'_> {
+    #[inline]
+    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        value.serialize(Serializer::new(self.enc, self.frame.value_context()))?;
+        self.enc.map_value_done(&mut self.frame);
+        Ok(())
+    }
+}
+
+impl ser::SerializeMap for MapCompound<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
+        let ctx = self.frame.value_context();
+        key.serialize(Serializer {
+            enc: self.enc,
+            ctx,
+            pending_some: 0,
+            key_of: Some(&mut self.frame),
+        })
+    }
+    #[inline]
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.value(value)
+    }
+    fn end(self) -> Result<()> {
+        self.enc.end_map(self.frame)
+    }
+}
+
+impl ser::SerializeStruct for MapCompound<'_> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        self.enc.map_key_str(&mut self.frame, key)?;
+        self.value(value)
+    }
+    fn end(self) -> Result<()> {
+        self.enc.end_map(self.frame)
+    }
+}
+
+/// A tuple variant: a one-entry map whose value is an array.
+pub(crate) struct VariantSeq<'a> {
+    seq: SeqCompound<'a>,
+    outer: MapFrame,
+}
+
+impl ser::SerializeTupleVariant for VariantSeq<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.seq.element(value)
+    }
+    fn end(mut self) -> Result<()> {
+        self.seq.enc.end_seq(self.seq.frame)?;
+        self.seq.enc.map_value_done(&mut self.outer);
+        self.seq.enc.end_map(self.outer)
+    }
+}
+
+/// A struct variant: a one-entry map whose value is a map.
+pub(crate) struct VariantMap<'a> {
+    map: MapCompound<'a>,
+    outer: MapFrame,
+}
+
+impl ser::SerializeStructVariant for VariantMap<'_> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        ser::SerializeStruct::serialize_field(&mut self.map, key, value)
+    }
+    fn end(mut self) -> Result<()> {
+        self.map.enc.end_map(self.map.frame)?;
+        self.map.enc.map_value_done(&mut self.outer);
+        self.map.enc.end_map(self.outer)
+    }
+}

@@ -1,0 +1,170 @@
+//! The encoder's shape table: key sequences of maps, mirroring the decoder's
+//! (`docs/spec.md`, section 7.2).
+//!
+//! A shape is registered when an explicit map ends, if every key was a string,
+//! it has 1 to 64 keys, and its header and keys took more bytes than a
+//! reference to the next shape would. Only the first shape registered for a
+//! key sequence is indexed, so a lookup always finds the lowest-numbered one,
+//! which is the shape the spec says to reference.
+
+use hashbrown::HashTable;
+use surp::wire;
+
+#[derive(Clone, Copy)]
+struct Entry {
+    hash: u64,
+    /// Range of this shape's keys in `keys`.
+    first_key: usize,
+    key_count: usize,
+    /// Bytes of a map with these keys written explicitly: its header plus
+    /// its keys as references or literals. Fixed once registered, because a
+    /// key's table state never changes afterwards.
+    explicit_size: usize,
+}
+
+pub(crate) struct ShapeTable {
+    index: HashTable<u32>,
+    entries: Vec<Entry>,
+    /// (start, len) of each key's text in `arena`.
+    keys: Vec<(usize, usize)>,
+    arena: Vec<u8>,
+    capacity: usize,
+}
+
+/// The hash of a key sequence, from the hashes of its keys.
+#[inline]
+pub(crate) fn combine(seq_hash: u64, key_hash: u64) -> u64 {
+    (seq_hash.rotate_left(23) ^ key_hash).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+impl ShapeTable {
+    pub(crate) fn new(capacity: usize) -> ShapeTable {
+        ShapeTable {
+            index: HashTable::new(),
+            entries: Vec::new(),
+            keys: Vec::new(),
+            arena: Vec::new(),
+            capacity: capacity.min(wire::MAX_SHAPES),
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub(crate) fn key_count(&self, shape: u32) -> usize {
+        self.entries[shape as usize].key_count
+    }
+
+    pub(crate) fn key(&self, shape: u32, i: usize) -> &[u8] {
+        let e = &self.entries[shape as usize];
+        let (start, len) = self.keys[e.first_key + i];
+        &self.arena[start..start + len]
+    }
+
+    pub(crate) fn explicit_size(&self, shape: u32) -> usize {
+        self.entries[shape as usize].explicit_size
+    }
+
+    /// The lowest-numbered shape whose keys are `keys`, if it is below `before`.
+    pub(crate) fn find<'k>(
+        &self,
+        keys: impl Fn(usize) -> &'k [u8],
+        count: usize,
+        hash: u64,
+        before: usize,
+    ) -> Option<u32> {
+        let &shape = self.index.find(hash, |&s| {
+            let e = &self.entries[s as usize];
+            e.hash == hash && e.key_count == count && (0..count).all(|i| self.key(s, i) == keys(i))
+        })?;
+        ((shape as usize) < before).then_some(shape)
+    }
+
+    /// Would an explicit map of `explicit_size` bytes of header and keys
+    /// become the next shape (given that its keys qualify)?
+    pub(crate) fn takes_next(&self, explicit_size: usize) -> bool {
+        let next = self.entries.len();
+        next < self.capacity && explicit_size > wire::shape_ref_size(next)
+    }
+
+    /// Registers the next shape. `explicit_size` is the size of its header
+    /// and keys as they would be written from now on.
+    pub(crate) fn register<'k>(
+        &mut self,
+        keys: impl Fn(usize) -> &'k [u8],
+        count: usize,
+        hash: u64,
+        explicit_size: usize,
+    ) -> u32 {
+        let shape = self.entries.len() as u32;
+        let first_key = self.keys.len();
+        for i in 0..count {
+            let k = keys(i);
+            self.keys.push((self.arena.len(), k.len()));
+            self.arena.extend_from_slice(k);
+        }
+        self.entries.push(Entry {
+            hash,
+            first_key,
+            key_count: count,
+            explicit_size,
+        });
+        let known = self
+            .find(|i| self.key(shape, i), count, hash, shape as usize)
+            .is_some();
+        if !known {
+            let entries = &self.entries;
+            self.index
+                .insert_unique(hash, shape, |&s| entries[s as usize].hash);
+        }
+        shape
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::strings::hash_bytes;
+
+    fn seq_hash(keys: &[&str]) -> u64 {
+        keys.iter()
+            .fold(0, |h, k| combine(h, hash_bytes(k.as_bytes())))
+    }
+
+    fn register(t: &mut ShapeTable, keys: &[&str]) -> u32 {
+        t.register(|i| keys[i].as_bytes(), keys.len(), seq_hash(keys), 10)
+    }
+
+    #[test]
+    fn a_key_sequence_is_found_only_among_earlier_shapes() {
+        let mut t = ShapeTable::new(100);
+        let ab = ["a", "b"];
+        let s = register(&mut t, &ab);
+        assert_eq!(t.find(|i| ab[i].as_bytes(), 2, seq_hash(&ab), 1), Some(s));
+        assert_eq!(t.find(|i| ab[i].as_bytes(), 2, seq_hash(&ab), 0), None);
+        let ba = ["b", "a"];
+        assert_eq!(t.find(|i| ba[i].as_bytes(), 2, seq_hash(&ba), 1), None);
+    }
+
+    #[test]
+    fn a_duplicate_shape_is_numbered_but_lookups_find_the_first() {
+        let mut t = ShapeTable::new(100);
+        let keys = ["id", "name"];
+        assert_eq!(register(&mut t, &keys), 0);
+        assert_eq!(register(&mut t, &keys), 1);
+        assert_eq!(
+            t.find(|i| keys[i].as_bytes(), 2, seq_hash(&keys), 2),
+            Some(0)
+        );
+        assert_eq!(t.len(), 2);
+    }
+
+    #[test]
+    fn small_maps_do_not_become_shapes() {
+        let t = ShapeTable::new(100);
+        assert!(!t.takes_next(2));
+        assert!(t.takes_next(3));
+        assert!(!ShapeTable::new(0).takes_next(100));
+    }
+}

@@ -1,0 +1,341 @@
+//! The deduplicating encoder against a reference written straight from
+//! `docs/spec.md` section 7.
+//!
+//! The reference decides each map up front (shape reference or explicit)
+//! from the tables, with no prediction and no rewriting. The real encoder
+//! predicts shapes, rewrites maps when a prediction fails and compacts maps
+//! that match late; whatever path it takes, its bytes must be the reference's
+//! bytes. Property tests also check the round trip, that the output is never
+//! longer than plain Surp, and that encoding is deterministic.
+
+use std::collections::BTreeMap;
+
+use proptest::prelude::*;
+use serde::{Deserialize, Serialize};
+use surp::Value;
+use surp::wire::{self, Kind};
+
+/// The spec's encoder, for `surp::Value`s.
+struct Reference {
+    out: Vec<u8>,
+    strings: Vec<String>,
+    shapes: Vec<Vec<String>>,
+    saved: usize,
+}
+
+impl Reference {
+    fn encode(v: &Value) -> Vec<u8> {
+        let mut r = Reference {
+            out: vec![wire::DEDUP_MARKER],
+            strings: Vec::new(),
+            shapes: Vec::new(),
+            saved: 0,
+        };
+        r.value(v);
+        if r.saved == 0 {
+            r.out.remove(0);
+        }
+        r.out
+    }
+
+    fn slot_of(&self, s: &str) -> Option<usize> {
+        self.strings.iter().position(|t| t == s)
+    }
+
+    /// Section 7.1: a reference if the string has a slot, else a literal that
+    /// takes the next slot when a reference to it would be shorter.
+    fn string(&mut self, s: &str) {
+        match self.slot_of(s) {
+            Some(slot) => {
+                self.saved += wire::str_size(s.len()) - wire::str_ref_size(slot);
+                wire::write_str_ref(&mut self.out, slot).unwrap();
+            }
+            None => {
+                let next = self.strings.len();
+                if next < surp::DEFAULT_MAX_DEDUP_STRINGS && s.len() >= wire::str_ref_size(next) {
+                    self.strings.push(s.to_owned());
+                }
+                wire::write_str(&mut self.out, s).unwrap();
+            }
+        }
+    }
+
+    fn size_now(&self, key: &str) -> usize {
+        match self.slot_of(key) {
+            Some(slot) => wire::str_ref_size(slot),
+            None => wire::str_size(key.len()),
+        }
+    }
+
+    fn value(&mut self, v: &Value) {
+        match v {
+            Value::String(s) => self.string(s),
+            Value::Array(items) => {
+                wire::write_header(&mut self.out, Kind::Array, items.len()).unwrap();
+                for i in items {
+                    self.value(i);
+                }
+            }
+            Value::Map(entries) => self.map(entries),
+            // Scalars and byte strings are written as in plain Surp.
+            other => self.out.extend_from_slice(&surp::to_vec(other).unwrap()),
+        }
+    }
+
+    /// Section 7.2.
+    fn map(&mut self, entries: &[(Value, Value)]) {
+        let keys: Option<Vec<String>> = entries
+            .iter()
+            .map(|(k, _)| k.as_str().map(str::to_owned))
+            .collect();
+        let eligible = keys
+            .as_ref()
+            .filter(|k| (1..=wire::MAX_SHAPE_KEYS).contains(&k.len()));
+        if let Some(keys) = eligible
+            && let Some(shape) = self.shapes.iter().position(|s| s == keys)
+        {
+            let explicit = wire::header_size(Kind::Map, keys.len())
+                + keys.iter().map(|k| self.size_now(k)).sum::<usize>();
+            if wire::shape_ref_size(shape) < explicit {
+                self.saved += explicit - wire::shape_ref_size(shape);
+                wire::write_shape_ref(&mut self.out, shape).unwrap();
+                for (_, v) in entries {
+                    self.value(v);
+                }
+                return;
+            }
+        }
+        let start = self.out.len();
+        wire::write_header(&mut self.out, Kind::Map, entries.len()).unwrap();
+        let mut size = self.out.len() - start;
+        for (k, v) in entries {
+            let key_start = self.out.len();
+            self.value(k);
+            size += self.out.len() - key_start;
+            self.value(v);
+        }
+        if let Some(keys) = eligible {
+            let next = self.shapes.len();
+            if next < surp::DEFAULT_MAX_DEDUP_SHAPES && size > wire::shape_ref_size(next) {
+                self.shapes.push(keys.clone());
+            }
+        }
+    }
+}
+
+/// Equality with floats compared by bits.
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
+        }
+        _ => a == b,
+    }
+}
+
+/// Strings from a small pool, so that repeats and shapes are common.
+fn word() -> impl Strategy<Value = String> {
+    prop_oneof![
+        4 => prop::sample::select(vec!["", "a", "id", "name", "kind", "status", "ok", "failed", "eu-west-1", "\u{e9}t\u{e9}", "x"]).prop_map(str::to_owned),
+        1 => "[a-z]{0,12}",
+    ]
+}
+
+fn scalar() -> impl Strategy<Value = Value> {
+    prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (0u64..300).prop_map(Value::from),
+        any::<f64>().prop_map(Value::Float),
+        prop::collection::vec(any::<u8>(), 0..10).prop_map(Value::Bytes),
+        word().prop_map(Value::String),
+    ]
+}
+
+/// Documents shaped like real payloads: arrays of records that mostly share
+/// key sets, nested records, and the odd non-string key.
+fn document() -> impl Strategy<Value = Value> {
+    scalar().prop_recursive(5, 200, 12, |inner| {
+        let key = prop_oneof![
+            8 => word().prop_map(Value::String),
+            1 => (0i64..4).prop_map(Value::from),
+        ];
+        let record = prop::collection::vec((key, inner.clone()), 0..6).prop_map(Value::Map);
+        // Key sets of equal length that share prefixes make predictions fail
+        // after some keys matched, which exercises the in-place rewrite.
+        let fixed_keys = prop::sample::select(vec![
+            vec!["id", "name"],
+            vec!["id", "name", "kind"],
+            vec!["id", "name", "status"],
+            vec!["id", "kind", "name"],
+            vec!["kind", "id"],
+            vec!["a"],
+        ]);
+        let shaped =
+            (fixed_keys, prop::collection::vec(inner.clone(), 3)).prop_map(|(keys, values)| {
+                Value::Map(
+                    keys.iter()
+                        .zip(values)
+                        .map(|(k, v)| (Value::from(*k), v))
+                        .collect(),
+                )
+            });
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..8).prop_map(Value::Array),
+            record,
+            prop::collection::vec(shaped, 0..10).prop_map(Value::Array),
+        ]
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn output_is_the_reference_encoding(v in document()) {
+        let fast = surp_dedup::to_vec(&v).unwrap();
+        let reference = Reference::encode(&v);
+        prop_assert_eq!(fast, reference);
+    }
+
+    #[test]
+    fn round_trips_and_is_never_longer_than_plain(v in document()) {
+        let dedup = surp_dedup::to_vec(&v).unwrap();
+        let plain = surp::to_vec(&v).unwrap();
+        prop_assert!(dedup.len() <= plain.len(), "{} > {}", dedup.len(), plain.len());
+        let back: Value = surp_dedup::from_slice(&dedup).unwrap();
+        prop_assert!(same(&back, &v), "decoded {}", back);
+        let via_surp: Value = surp::from_slice(&dedup).unwrap();
+        prop_assert!(same(&via_surp, &v));
+        let via_reader: Value = surp_dedup::from_reader(&dedup[..]).unwrap();
+        prop_assert!(same(&via_reader, &v));
+        prop_assert_eq!(surp_dedup::to_vec(&v).unwrap(), dedup, "deterministic");
+    }
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+enum Kind2 {
+    Push,
+    Fork(u32),
+    Watch(String, bool),
+    Star { by: String, at: u64 },
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Actor {
+    login: String,
+    id: u64,
+}
+
+#[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Event {
+    id: u64,
+    kind: Kind2,
+    actor: Actor,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    org: Option<String>,
+    tags: Vec<String>,
+    counts: BTreeMap<u8, i32>,
+    #[serde(with = "serde_bytes")]
+    raw: Vec<u8>,
+}
+
+fn event() -> impl Strategy<Value = Event> {
+    let kind = prop_oneof![
+        Just(Kind2::Push),
+        any::<u32>().prop_map(Kind2::Fork),
+        (word(), any::<bool>()).prop_map(|(s, b)| Kind2::Watch(s, b)),
+        (word(), any::<u64>()).prop_map(|(by, at)| Kind2::Star { by, at }),
+    ];
+    (
+        any::<u64>(),
+        kind,
+        (word(), 0u64..5),
+        prop::option::of(word()),
+        prop::collection::vec(word(), 0..3),
+        prop::collection::btree_map(any::<u8>(), any::<i32>(), 0..3),
+        prop::collection::vec(any::<u8>(), 0..4),
+    )
+        .prop_map(|(id, kind, (login, aid), org, tags, counts, raw)| Event {
+            id,
+            kind,
+            actor: Actor { login, id: aid },
+            org,
+            tags,
+            counts,
+            raw,
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, ..ProptestConfig::default() })]
+
+    /// Derived structs, skipped fields and all four enum shapes take the
+    /// serializer's struct and variant paths; their bytes must match the
+    /// reference's encoding of the same document as a `Value`.
+    #[test]
+    fn derived_types_match_the_reference(events in prop::collection::vec(event(), 0..20)) {
+        let fast = surp_dedup::to_vec(&events).unwrap();
+        let as_value: Value = surp::from_slice(&surp::to_vec(&events).unwrap()).unwrap();
+        prop_assert_eq!(&fast, &Reference::encode(&as_value));
+        let back: Vec<Event> = surp_dedup::from_slice(&fast).unwrap();
+        prop_assert_eq!(back, events);
+    }
+}
+
+#[test]
+fn nothing_repeated_gives_the_plain_document() {
+    let v = vec!["a", "bc", "def"];
+    assert_eq!(surp_dedup::to_vec(&v).unwrap(), surp::to_vec(&v).unwrap());
+}
+
+#[test]
+fn large_tables_use_two_and_three_byte_references() {
+    // 70,000 distinct strings fill slots past 256 and 65,536; then repeats.
+    let words: Vec<String> = (0..70_000).map(|i| format!("w{i:05}")).collect();
+    let mut doc: Vec<&str> = words.iter().map(String::as_str).collect();
+    doc.extend(["w00001", "w00300", "w69999"]);
+    let bytes = surp_dedup::to_vec(&doc).unwrap();
+    let tail = &bytes[bytes.len() - 9..];
+    assert_eq!(
+        tail,
+        [
+            wire::STR_REF1,
+            1,
+            wire::STR_REF2,
+            0x2c,
+            0x01,
+            wire::STR_REF3,
+            0x6f,
+            0x11,
+            0x01
+        ]
+    );
+    assert_eq!(surp::from_slice::<Vec<&str>>(&bytes).unwrap(), doc);
+    let value: Value = surp::from_slice(&bytes).unwrap();
+    assert_eq!(Reference::encode(&value), bytes);
+}
+
+#[test]
+fn many_shapes_use_two_byte_shape_references() {
+    let mut doc: Vec<BTreeMap<String, u8>> = (0..300)
+        .map(|i| BTreeMap::from([(format!("k{i:03}"), 0)]))
+        .collect();
+    doc.push(BTreeMap::from([("k299".to_owned(), 1)]));
+    let bytes = surp_dedup::to_vec(&doc).unwrap();
+    assert_eq!(&bytes[bytes.len() - 4..], [wire::SHAPE_REF2, 0x2b, 0x01, 1]);
+    assert_eq!(
+        surp_dedup::from_slice::<Vec<BTreeMap<String, u8>>>(&bytes).unwrap(),
+        doc
+    );
+    let value: Value = surp::from_slice(&bytes).unwrap();
+    assert_eq!(Reference::encode(&value), bytes);
+}
