@@ -55,8 +55,10 @@
 //! - **Encode buffer.** Each format encodes into its own `Vec<u8>`, cleared
 //!   (capacity kept) before every encode, through the format's writer API.
 //!   After the first encode no timed run grows the buffer, so encode times
-//!   measure the codec, not the allocator's growth policy. The same policy
-//!   holds for every format.
+//!   measure the codec, not the allocator's growth policy. The one exception
+//!   is `surp_dedup`, which can only build its document in a `Vec` of its
+//!   own (`surp_dedup::to_vec`); that `Vec` replaces the buffer, so its
+//!   encode time includes growing it.
 //! - **Decode** times stop before the decoded value is dropped; freeing the
 //!   tree is not counted for any format.
 //! - **Order.** Within a dataset every format first runs its warm-up runs

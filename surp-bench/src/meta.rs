@@ -85,7 +85,9 @@ pub struct Methodology {
 
 const METHODOLOGY: Methodology = Methodology {
     encode_buffer: "each format encodes into its own Vec<u8> through its writer API; the Vec is \
-                    cleared (capacity kept) before every encode, so timed encodes never grow it",
+                    cleared (capacity kept) before every encode, so timed encodes never grow it; \
+                    except surp_dedup, which has no such API: its time is surp_dedup::to_vec, \
+                    growth of its own Vec included",
     decode: "from a slice holding the format's encoding; the clock stops before the decoded \
              value is dropped",
     order: "per dataset: warm-up runs of every operation per format; then each timed \
