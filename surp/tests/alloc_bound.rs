@@ -234,5 +234,9 @@ fn nested_claims_in_a_slice_preallocate_at_most_the_input() {
     input.extend(std::iter::repeat_n(0u8, 4096));
     let peak = peak_heap_during(|| surp::from_slice::<Value>(&input));
     let per_byte = std::mem::size_of::<Value>() * 2;
-    assert!(peak < per_byte * input.len(), "peak {peak} bytes for {} input bytes", input.len());
+    assert!(
+        peak < per_byte * input.len(),
+        "peak {peak} bytes for {} input bytes",
+        input.len()
+    );
 }
