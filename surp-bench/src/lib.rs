@@ -97,6 +97,7 @@ pub use cli::Cli;
 pub use error::BenchError;
 pub use format::{FORMATS, Format, SURP_FORMAT_VERSION};
 pub use harness::{Options, Report, run, workspace_root};
+pub use markdown::markdown_tables;
 pub use measure::Measurement;
 pub use meta::Meta;
 pub use operation::Operation;
@@ -107,5 +108,6 @@ pub use regression::{
 };
 pub use stats::Stats;
 pub use summary::{CSV_HEADER, parse_csv, to_csv};
+pub use units::{duration, thousands};
 
 pub use surp_datasets::Dataset;

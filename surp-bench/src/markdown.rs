@@ -7,14 +7,9 @@ use crate::stats::p95_label;
 use crate::units::{duration, thousands};
 use crate::{Format, Measurement, Operation, Plan};
 
-/// The Markdown summary: a size table, a median-time table per operation
-/// (best per dataset in bold), and every cell in full.
+/// The Markdown summary: a title and a paragraph on the run, then
+/// [`markdown_tables`].
 pub fn to_markdown(plan: &Plan, measurements: &[Measurement]) -> String {
-    let find = |f: &Format, d: Dataset, op: Operation| {
-        measurements
-            .iter()
-            .find(|m| m.format == f && m.dataset == d && m.operation == op)
-    };
     let mut out = format!(
         "# Benchmark results: surp-bench {}, {} mode\n\n\
          {}, formats interleaved round-robin. \
@@ -25,6 +20,21 @@ pub fn to_markdown(plan: &Plan, measurements: &[Measurement]) -> String {
         plan.mode,
         plan.describe_iterations()
     );
+    out.push_str(&markdown_tables(plan, measurements));
+    out
+}
+
+/// The tables of `summary.md`, each under a `##` heading: a size table, a
+/// median-time table per operation (best per dataset in bold), Surp's
+/// ratios to the field, and every cell in full. The docs site's benchmark
+/// pages show these same tables, rebuilt from a committed `summary.csv`.
+pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
+    let find = |f: &Format, d: Dataset, op: Operation| {
+        measurements
+            .iter()
+            .find(|m| m.format == f && m.dataset == d && m.operation == op)
+    };
+    let mut out = String::new();
 
     let header = |out: &mut String| {
         out.push_str("\n| dataset |");

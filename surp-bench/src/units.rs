@@ -83,13 +83,21 @@ pub(crate) fn human(units: &'static [Unit], value: f64) -> String {
     format!("{} {}", three_digits(value / unit.base), unit.symbol)
 }
 
-/// A duration in nanoseconds, in its best unit.
-pub(crate) fn duration(ns: u64) -> String {
+/// A duration in nanoseconds, in its best unit: "812 ns", "1.23 ms".
+///
+/// ```
+/// assert_eq!(surp_bench::duration(45_600_000), "45.6 ms");
+/// ```
+pub fn duration(ns: u64) -> String {
     human(&TIME_UNITS, ns as f64)
 }
 
 /// A whole number with thousands separated by commas: 1,234,567.
-pub(crate) fn thousands(n: u64) -> String {
+///
+/// ```
+/// assert_eq!(surp_bench::thousands(1_234_567), "1,234,567");
+/// ```
+pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
