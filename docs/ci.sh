@@ -30,9 +30,12 @@ if [ "$("$(mdbook_bin)" --version 2>/dev/null || true)" = "mdbook v$MDBOOK_VERSI
 else
     step "installing mdbook $MDBOOK_VERSION"
     # Only the renderer and search: `mdbook serve` and `watch` are not needed
-    # here, and leaving them out halves the build.
+    # here, and leaving them out shortens the build. It is built in a
+    # throwaway folder, not in the workspace's target directory.
+    build_dir="$(mktemp -d)"
     cargo install --locked mdbook --version "$MDBOOK_VERSION" \
-        --no-default-features --features search
+        --no-default-features --features search --target-dir "$build_dir"
+    rm -rf "$build_dir"
 fi
 MDBOOK="$(mdbook_bin)"
 
