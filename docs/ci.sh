@@ -57,7 +57,15 @@ step "checking that the benchmark pages match the committed runs"
 cargo run --locked --quiet -p docs-gen -- --check
 
 step "building the book"
-"$MDBOOK" build docs
+# mdBook reports problems such as broken HTML in a chapter as warnings and
+# still succeeds: here they fail the build.
+build_log="$(mktemp)"
+"$MDBOOK" build docs 2>&1 | tee "$build_log"
+if grep -q 'WARN' "$build_log"; then
+    echo "docs/ci.sh: mdbook build warned (see above)" >&2
+    exit 1
+fi
+rm -f "$build_log"
 
 step "installing the browser check's dependencies"
 npm ci --prefix docs/check --no-audit --no-fund

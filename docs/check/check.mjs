@@ -355,6 +355,8 @@ async function checkBenchPage(page, base, run) {
   }
 
   await page.screenshot({ path: SCREENSHOT, fullPage: true });
+  // The sticky menu bar and the side arrows would cover the charts' edges.
+  await page.addStyleTag({ content: '#mdbook-menu-bar, .nav-wide-wrapper { visibility: hidden !important; }' });
   const charts = page.locator('main img');
   for (let i = 0; i < (await charts.count()); i++) {
     const name = path.basename(images[i].src, '.svg');
