@@ -579,7 +579,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<K::Value> {
         let start = self.read.offset();
         let tag = self.peek_tag()?;
-        let kept = match tag {
+        let (kept, text_at) = match tag {
             wire::FIXSTR..=0x9f | wire::STR8..=0xcb => {
                 self.read.next_u8()?;
                 let len = if tag <= 0x9f {
@@ -587,11 +587,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 } else {
                     self.read_len(tag)?
                 };
-                self.str_payload(start, len)?.1
+                let (span, kept) = self.str_payload(start, len)?;
+                (kept, span.start)
             }
             wire::STR_REF1..=wire::STR_REF3 => {
                 self.read.next_u8()?;
-                self.str_ref(start, tag)?
+                (self.str_ref(start, tag)?, start)
             }
             _ => {
                 shape.eligible = false;
@@ -604,7 +605,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         {
             dict.push_pending_key(kept);
         }
-        key_from_kept(&self.read, start, kept, seed)
+        key_from_kept(&self.read, start, text_at, kept, seed)
     }
 
     /// A map written as a shape reference: keys from the shape, values inline.
@@ -796,15 +797,20 @@ fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
 }
 
 /// Hands a string kept by the tables to a key seed.
+///
+/// `start` places serde's errors (the key's token); `text_at` is where the
+/// text starts in the input, to place a UTF-8 error at its bad byte (for a
+/// string that came from a table, the referring token).
 fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
     read: &R,
     start: usize,
+    text_at: usize,
     kept: Span,
     seed: K,
 ) -> Result<K::Value> {
     let result = match read.recall(kept) {
-        Reference::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(utf8(b, start)?)),
-        Reference::Copied(b) => seed.deserialize(StrDeserializer::<Error>::new(utf8(b, start)?)),
+        Reference::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(utf8(b, text_at)?)),
+        Reference::Copied(b) => seed.deserialize(StrDeserializer::<Error>::new(utf8(b, text_at)?)),
     };
     result.map_err(|e: Error| e.at(start))
 }
@@ -1264,7 +1270,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ShapeMapAccess<'_, R> {
         };
         let kept = dict.shape_key(self.next);
         self.next += 1;
-        key_from_kept(&self.de.read, self.start, kept, seed).map(Some)
+        key_from_kept(&self.de.read, self.start, self.start, kept, seed).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
@@ -1291,7 +1297,7 @@ impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let start = self.de.read.offset();
         let value = match self.variant_key {
-            Some(kept) => key_from_kept(&self.de.read, start, kept, seed)?,
+            Some(kept) => key_from_kept(&self.de.read, start, start, kept, seed)?,
             None if self.de.dict.is_some() => self.de.dedup_key(&mut self.shape, seed)?,
             None => seed.deserialize(&mut *self.de)?,
         };
