@@ -781,10 +781,27 @@ fn finish<T>(result: Result<T>, left: usize, start: usize) -> Result<T> {
     Ok(value)
 }
 
+/// Whether every byte is below 0x80. Keys and short values are a few bytes
+/// long, where `<[u8]>::is_ascii` loops byte by byte; two overlapping word
+/// loads check up to 16 bytes at once.
+#[inline]
+fn is_ascii(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    match n {
+        0 => true,
+        1..=3 => (bytes[0] | bytes[n / 2] | bytes[n - 1]) < 0x80,
+        4..=7 => (half(0) | half(n - 4)) & 0x8080_8080 == 0,
+        8..=16 => (word(0) | word(n - 8)) & 0x8080_8080_8080_8080 == 0,
+        _ => bytes.is_ascii(),
+    }
+}
+
 /// Validates a string payload; `offset` is where it starts, for the error.
 #[inline]
 fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
-    if bytes.is_ascii() {
+    if is_ascii(bytes) {
         // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
         // valid UTF-8. This skips `str::from_utf8`'s per-call setup, which
         // dominates on the short strings (keys, names) that most documents are
