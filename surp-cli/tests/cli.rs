@@ -410,12 +410,19 @@ fn random_and_truncated_input_never_crashes_any_command() {
     }
 }
 
-/// The README's session, replayed: each `$ command` runs in bash in a fresh
-/// directory (with this build of `surp` first on the PATH) and must print
-/// exactly the lines shown after it.
+/// The sessions in this crate's README and in the repository's README,
+/// replayed: each `$ command` runs in bash in a fresh directory (with this
+/// build of `surp` first on the PATH) and must print exactly the lines shown
+/// after it.
 #[test]
-fn the_readme_session_is_what_the_binary_prints() {
-    let readme = std::fs::read_to_string(workspace_file("surp-cli/README.md")).unwrap();
+fn the_readme_sessions_are_what_the_binary_prints() {
+    replay_session("surp-cli/README.md");
+    replay_session("README.md");
+}
+
+fn replay_session(readme: &str) {
+    let name = readme.replace('/', "-");
+    let readme = std::fs::read_to_string(workspace_file(readme)).unwrap();
     let session = readme
         .split("```console\n")
         .nth(1)
@@ -435,7 +442,7 @@ fn the_readme_session_is_what_the_binary_prints() {
     // The session starts from events.json; its text is what `cat` shows.
     let (first, json) = &steps[0];
     assert_eq!(first, "cat events.json");
-    let dir = std::env::temp_dir().join(format!("surp-cli-readme-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("surp-cli-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("events.json"), json).unwrap();
     let bin_dir = assert_cmd::cargo::cargo_bin("surp")
