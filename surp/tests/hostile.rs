@@ -1083,3 +1083,17 @@ fn a_reference_bomb_is_stopped_by_the_allocation_limit() {
         assert_eq!(*err.kind(), ErrorKind::AllocationLimitExceeded(100_000));
     }
 }
+
+/// Found by the CLI's differential test: in a deduplicated document, invalid
+/// UTF-8 in an explicit map's key literal was placed at the key's tag byte.
+#[test]
+fn invalid_utf8_in_a_dedup_map_key_is_placed_at_the_bad_byte() {
+    let plain =
+        surp::from_slice::<surp::Value>(&[0xb1, 0x84, b'n', b'a', b'm', 0x84, 0x01]).unwrap_err();
+    let dedup = surp::from_slice::<surp::Value>(&[0xf2, 0xb1, 0x84, b'n', b'a', b'm', 0x84, 0x01])
+        .unwrap_err();
+    assert_eq!(*plain.kind(), surp::ErrorKind::InvalidUtf8);
+    assert_eq!(*dedup.kind(), surp::ErrorKind::InvalidUtf8);
+    assert_eq!(plain.offset(), Some(5));
+    assert_eq!(dedup.offset(), Some(6));
+}
