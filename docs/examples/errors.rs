@@ -18,7 +18,7 @@ fn main() -> Result<(), surp::Error> {
     // Cut short: the string "Ada" (at byte 10) declares 3 bytes; 2 are left.
     assert_eq!(
         message(&bytes[..bytes.len() - 1]),
-        "string declares 3 items but the input is too short to hold them at byte 10"
+        "string declares 3 bytes but the input is too short to hold them at byte 10"
     );
     // Extra bytes after a complete value.
     let mut longer = bytes.clone();

@@ -328,8 +328,13 @@ impl<'a> Walker<'a> {
                 let tables = self.tables_for_ref(start)?;
                 let Some(text) = tables.string(index) else {
                     let defined = tables.strings_defined();
+                    let limit = surp::DEFAULT_MAX_DEDUP_STRINGS;
                     return Err(Error::new(
-                        ErrorKind::UnknownStringRef { index, defined },
+                        ErrorKind::UnknownStringRef {
+                            index,
+                            defined,
+                            limit,
+                        },
                         start,
                     ));
                 };
@@ -339,8 +344,13 @@ impl<'a> Walker<'a> {
                 let tables = self.tables_for_ref(start)?;
                 let Some(keys) = tables.shape(index) else {
                     let defined = tables.shapes_defined();
+                    let limit = surp::DEFAULT_MAX_DEDUP_SHAPES;
                     return Err(Error::new(
-                        ErrorKind::UnknownShapeRef { index, defined },
+                        ErrorKind::UnknownShapeRef {
+                            index,
+                            defined,
+                            limit,
+                        },
                         start,
                     ));
                 };
@@ -543,7 +553,7 @@ mod tests {
         let strict = walk(&bytes).unwrap_err();
         assert_eq!(
             strict.to_string(),
-            "map declares 6 items but the input is too short to hold them at byte 0"
+            "map declares 6 entries but the input is too short to hold them at byte 0"
         );
     }
 
@@ -659,11 +669,11 @@ mod tests {
             ("f1", "reserved tag byte 0xf1 at byte 0"),
             (
                 "f2f70001",
-                "reference to shape 256, but only 0 shapes are defined at byte 1",
+                "reference to shape 256, but none is defined yet at byte 1",
             ),
             (
                 "f2a2f30083616263",
-                "reference to string slot 0, but only 0 slots are defined at byte 2",
+                "reference to string slot 0, but none is defined yet at byte 2",
             ),
             (
                 "a1f2",

@@ -469,9 +469,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
         };
         let Some(span) = dict.string(index) else {
-            let defined = dict.strings_defined();
+            let (defined, limit) = (dict.strings_defined(), dict.string_limit());
             return Err(Error::new(
-                ErrorKind::UnknownStringRef { index, defined },
+                ErrorKind::UnknownStringRef {
+                    index,
+                    defined,
+                    limit,
+                },
                 start,
             ));
         };
@@ -639,9 +643,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
         };
         let Some((first, count)) = dict.shape(index) else {
-            let defined = dict.shapes_defined();
+            let (defined, limit) = (dict.shapes_defined(), dict.shape_limit());
             return Err(Error::new(
-                ErrorKind::UnknownShapeRef { index, defined },
+                ErrorKind::UnknownShapeRef {
+                    index,
+                    defined,
+                    limit,
+                },
                 start,
             ));
         };
