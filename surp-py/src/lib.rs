@@ -13,9 +13,9 @@
 //! ```
 //!
 //! Objects are converted straight to and from the wire: `dumps` hands a
-//! [`serde::Serialize`] view of the object ([`ser`]) to `surp::Serializer`
+//! `serde::Serialize` view of the object (`ser.rs`) to `surp::Serializer`
 //! or `surp_dedup::to_vec`, and `loads` drives a visitor that builds Python
-//! objects ([`de`]) with `surp::Deserializer`. The type mapping, the errors
+//! objects (`de.rs`) with `surp::Deserializer`. The type mapping, the errors
 //! and the limits are described in `surp-py/README.md`.
 //!
 //! Build it with maturin (`maturin develop --release` in `surp-py/`); the
