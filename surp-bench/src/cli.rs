@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use clap::Parser;
+use clap::{Args, Parser, Subcommand};
 use semver::Version;
 use surp_datasets::Dataset;
 
@@ -16,8 +16,12 @@ use crate::{BenchError, FORMATS, Format, Mode, Options, Plan, default_baseline, 
 /// Exit status: 0 on success, 1 on an error, 3 when `--check` found a
 /// regression.
 #[derive(Clone, Debug, Parser)]
-#[command(name = "surp-bench", version)]
+#[command(name = "surp-bench", version, args_conflicts_with_subcommands = true)]
 pub struct Cli {
+    /// Instead of a run, another task.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// How thorough the run is.
     #[arg(long, value_enum, default_value_t = Mode::Ci)]
     pub mode: Mode,
@@ -54,6 +58,42 @@ pub struct Cli {
     /// terminal).
     #[arg(long)]
     pub no_progress: bool,
+}
+
+/// A task other than a benchmark run.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    /// Write every dataset as <name>.surp (plain Surp) and <name>.json (the
+    /// test-vector notation of docs/spec.md), plus export.json, for other
+    /// languages' harnesses and tests.
+    Export(ExportArgs),
+}
+
+/// The options of `surp-bench export`.
+#[derive(Clone, Debug, Args)]
+pub struct ExportArgs {
+    /// The folder to write into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub output: PathBuf,
+
+    /// The scale of the generated datasets, and the iteration counts that
+    /// export.json passes on.
+    #[arg(long, value_enum, default_value_t = Mode::Ci)]
+    pub mode: Mode,
+
+    /// Only these datasets (comma-separated) [default: all].
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_dataset)]
+    pub datasets: Vec<Dataset>,
+}
+
+impl ExportArgs {
+    /// The datasets to export, in [`Dataset::ALL`] order.
+    pub fn datasets(&self) -> Vec<Dataset> {
+        Dataset::ALL
+            .into_iter()
+            .filter(|d| self.datasets.is_empty() || self.datasets.contains(d))
+            .collect()
+    }
 }
 
 fn parse_format(name: &str) -> Result<&'static Format, String> {
@@ -144,6 +184,35 @@ mod tests {
     fn an_unknown_format_is_rejected_with_the_list() {
         let err = Cli::try_parse_from(["surp-bench", "--formats", "yaml"]).unwrap_err();
         assert!(err.to_string().contains("`json`"), "{err}");
+    }
+
+    #[test]
+    fn export_takes_its_own_output_mode_and_datasets() {
+        let cli = Cli::try_parse_from([
+            "surp-bench",
+            "export",
+            "--output",
+            "out",
+            "--mode",
+            "full",
+            "--datasets",
+            "canada,small_objects",
+        ])
+        .unwrap();
+        let Some(Command::Export(args)) = cli.command else {
+            panic!("expected the export command");
+        };
+        assert_eq!(args.output, PathBuf::from("out"));
+        assert_eq!(args.mode, Mode::Full);
+        assert_eq!(args.datasets(), [Dataset::SmallObjects, Dataset::Canada]);
+    }
+
+    #[test]
+    fn export_needs_an_output_and_refuses_run_options() {
+        assert!(Cli::try_parse_from(["surp-bench", "export"]).is_err());
+        assert!(
+            Cli::try_parse_from(["surp-bench", "--check", "export", "--output", "out"]).is_err()
+        );
     }
 
     #[test]

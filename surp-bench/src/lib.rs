@@ -26,6 +26,10 @@
 //! `--no-progress` hides the progress bar. Build with `--features jemalloc`
 //! to measure on jemalloc.
 //!
+//! `surp-bench export --output DIR [--mode ci|full]` runs nothing: it writes
+//! every dataset as `<name>.surp` and `<name>.json` for the harnesses and
+//! tests of other languages (see [`export`]).
+//!
 //! ```no_run
 //! use surp_bench::{FORMATS, Mode, Options, Plan};
 //! use surp_datasets::Dataset;
@@ -77,6 +81,7 @@ mod chart;
 mod cli;
 mod difference;
 mod error;
+mod export;
 mod format;
 mod harness;
 mod markdown;
@@ -93,8 +98,9 @@ mod units;
 
 pub use baseline::{Baseline, default_baseline};
 pub use chart::Chart;
-pub use cli::Cli;
+pub use cli::{Cli, Command, ExportArgs};
 pub use error::BenchError;
+pub use export::{EXPORT_INDEX, ExportIndex, ExportedDataset, Notation, export};
 pub use format::{FORMATS, Format, SURP_FORMAT_VERSION};
 pub use harness::{Options, Report, run, workspace_root};
 pub use markdown::markdown_tables;

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use clap::Parser;
-use surp_bench::Cli;
+use surp_bench::{Cli, Command};
 
 #[cfg(feature = "jemalloc")]
 #[global_allocator]
@@ -17,6 +17,24 @@ const REGRESSION_EXIT: u8 = 3;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(Command::Export(args)) = &cli.command {
+        return match surp_bench::export(&args.output, args.mode, &args.datasets()) {
+            Ok(index) => {
+                let _ = writeln!(
+                    io::stdout().lock(),
+                    "Exported {} datasets ({} mode) to {}",
+                    index.datasets.len(),
+                    index.mode,
+                    args.output.display()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(err) => {
+                eprintln!("surp-bench: {err}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let check = cli.check;
     if cfg!(debug_assertions) {
         eprintln!(
