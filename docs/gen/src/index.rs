@@ -1,6 +1,8 @@
 //! The Benchmarks chapter: its index page, listing the committed runs newest
-//! first, and the matching entries in `SUMMARY.md` between two marker lines.
+//! first, and the matching entries in `SUMMARY.md` between two marker lines
+//! (a run's Python page nested under the run's own).
 
+use crate::python_page::PYTHON_HARNESS;
 use crate::run::Run;
 
 /// The line in `SUMMARY.md` after which the generated entries start.
@@ -27,6 +29,13 @@ pub fn index_page(runs: &[Run]) -> String {
         );
         return out;
     }
+    if runs.iter().any(|run| run.python.is_some()) {
+        out.push_str(&format!(
+            "A *Python* link beside a run leads to the Python benchmark of the same version \
+             (`{PYTHON_HARNESS}`, on the same datasets): the `surp` Python module against the \
+             Python serializers people choose between.\n\n"
+        ));
+    }
     out.push_str(
         "| run | mode | iterations | datasets | commit |\n| --- | --- | --: | --- | --- |\n",
     );
@@ -37,8 +46,13 @@ pub fn index_page(runs: &[Run]) -> String {
             .commit
             .as_deref()
             .map_or_else(|| "unknown".to_owned(), |c| format!("`{}`", short(c)));
+        let python = if run.python.is_some() {
+            format!(" ([Python]({}.md))", run.python_page_name())
+        } else {
+            String::new()
+        };
         out.push_str(&format!(
-            "| [{name}]({name}.md) | {} | {} | version {}, {} | {commit} |\n",
+            "| [{name}]({name}.md){python} | {} | {} | version {}, {} | {commit} |\n",
             run.meta.mode,
             run.meta.iterations,
             run.meta.dataset_version,
@@ -72,6 +86,12 @@ pub fn with_run_entries(summary: &str, runs: &[Run]) -> Option<String> {
             "{indent}- [{name}](bench/{name}.md)\n",
             name = run.name()
         ));
+        if run.python.is_some() {
+            entries.push_str(&format!(
+                "{indent}    - [Python](bench/{}.md)\n",
+                run.python_page_name()
+            ));
+        }
     }
     entries.push_str(&indent);
     Some(format!(

@@ -9,6 +9,12 @@
 //! chapter's table of measured numbers, and the list of benchmark pages in
 //! `SUMMARY.md` (between two marker lines).
 //!
+//! A run folder may hold the Python benchmark of the same version in a
+//! `python/` subfolder (written by `bench/python/bench_surp.py`); it gets a
+//! page of its own, `docs/src/bench/v<version>-python.md`, from its
+//! `python_summary.csv` and `python_meta.json`, with its chart linked where
+//! it is committed, and the Rust run's page links to it.
+//!
 //! ```text
 //! cargo run -p docs-gen             # regenerate the pages
 //! cargo run -p docs-gen -- --check  # fail if the committed pages are stale
@@ -26,6 +32,9 @@ mod error;
 mod index;
 mod meta;
 mod page;
+mod python_meta;
+mod python_page;
+mod python_run;
 mod run;
 mod site;
 
@@ -33,6 +42,11 @@ pub use error::DocsError;
 pub use index::{LIST_END, LIST_START};
 pub use meta::RunMeta;
 pub use page::{ASSETS_FROM_BENCH, EVERY_CELL_HEADING, chart_alt};
+pub use python_meta::PythonMeta;
+pub use python_page::{PYTHON_CHART_ALT, PYTHON_HARNESS, PYTHON_SETUP};
+pub use python_run::{
+    PYTHON_CHART, PYTHON_DIR, PYTHON_META, PYTHON_SUMMARY, PythonMeasurement, PythonRun,
+};
 pub use run::{RAW_FILES, Run, find_runs};
 pub use site::{BENCH_ROOT, GENERATED_DIR, SUMMARY, Site, Stale};
 

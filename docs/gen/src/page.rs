@@ -2,8 +2,11 @@
 //! committed SVG files themselves), the harness's own tables rebuilt from
 //! `summary.csv`, the methodology, and how to reproduce it.
 
+use std::collections::BTreeMap;
+
 use surp_bench::{Chart, Format, Mode, Operation, markdown_tables, thousands};
 
+use crate::python_page::peers;
 use crate::run::Run;
 
 /// Where run folders are, seen from a page in `src/bench/`. `docs/src/assets`
@@ -35,6 +38,14 @@ pub fn run_page(run: &Run) -> String {
         meta.harness,
         run.plan.describe_iterations()
     ));
+    if let Some(py) = &run.python {
+        out.push_str(&format!(
+            "\nThe Python benchmark of this version, the `surp` Python module against {}, is \
+             on [its own page]({}.md).\n",
+            peers(py),
+            run.python_page_name()
+        ));
+    }
     if run.plan.mode == Mode::Ci {
         out.push_str(
             "\n> **This is a ci-mode run**: small datasets and few iterations, a smoke test of \
@@ -176,7 +187,7 @@ fn push_run_table(out: &mut String, run: &Run) {
 
 /// `text` from a run's files, escaped so that Markdown shows it as it is
 /// (`Vec<u8>` must not become an HTML tag, nor `a|b` split a table cell).
-fn escape(text: &str) -> String {
+pub(crate) fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if matches!(
@@ -188,6 +199,27 @@ fn escape(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// `text` from a run's files as an inline code span in a table cell:
+/// shown as it is, quotes and all (outside code, the book's smart
+/// punctuation would curl them). The span's fence is one backtick longer
+/// than the longest run of backticks inside, and a `|` is escaped, which a
+/// table needs even inside code.
+pub(crate) fn code_in_table(text: &str) -> String {
+    let mut longest = 0;
+    let mut run = 0;
+    for c in text.chars() {
+        run = if c == '`' { run + 1 } else { 0 };
+        longest = longest.max(run);
+    }
+    let fence = "`".repeat(longest + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{}{pad}{fence}", text.replace('|', "\\|"))
 }
 
 /// A finding of the regression check as `key value` pairs, in the order
@@ -240,6 +272,26 @@ const METHODOLOGY_LABELS: [(&str, &str); 8] = [
     ("json_bytes", "JSON and bytes"),
 ];
 
+/// A run's methodology entries as a list: first those in `labels`, in its
+/// order and under its labels, then any others under their own keys (an
+/// entry a later harness adds is shown, not dropped).
+pub(crate) fn push_methodology_entries(
+    out: &mut String,
+    labels: &[(&str, &str)],
+    methodology: &BTreeMap<String, String>,
+) {
+    for (key, label) in labels {
+        if let Some(text) = methodology.get(*key) {
+            out.push_str(&format!("- **{label}**: {}.\n", escape(text)));
+        }
+    }
+    for (key, text) in methodology {
+        if !labels.iter().any(|(k, _)| k == key) {
+            out.push_str(&format!("- **{}**: {}.\n", escape(key), escape(text)));
+        }
+    }
+}
+
 fn push_methodology(out: &mut String, run: &Run) {
     let methodology = &run.meta.methodology;
     out.push_str(
@@ -248,16 +300,7 @@ fn push_methodology(out: &mut String, run: &Run) {
          format's encoding decodes to the dataset again and that encoding twice gives identical \
          bytes. As the harness recorded it for this run:\n\n",
     );
-    for (key, label) in METHODOLOGY_LABELS {
-        if let Some(text) = methodology.get(key) {
-            out.push_str(&format!("- **{label}**: {}.\n", escape(text)));
-        }
-    }
-    for (key, text) in methodology {
-        if !METHODOLOGY_LABELS.iter().any(|(k, _)| k == key) {
-            out.push_str(&format!("- **{}**: {}.\n", escape(key), escape(text)));
-        }
-    }
+    push_methodology_entries(out, &METHODOLOGY_LABELS, methodology);
     out.push_str(&format!(
         "- **Statistics**: median, {} and minimum of the timed runs, and the coefficient of \
          variation (CV, standard deviation over mean). A high CV means a noisy cell: compare \
@@ -326,6 +369,14 @@ mod tests {
         assert_eq!(escape("a|b"), "a\\|b");
         assert_eq!(escape("surp_dedup::to_vec"), "surp\\_dedup::to\\_vec");
         assert_eq!(escape("plain text, 10^6"), "plain text, 10^6");
+    }
+
+    #[test]
+    fn code_from_a_run_keeps_its_backticks_and_pipes_inside_the_span() {
+        assert_eq!(code_in_table("f(a=',')"), "`f(a=',')`");
+        assert_eq!(code_in_table("a `b` c"), "``a `b` c``");
+        assert_eq!(code_in_table("`x``"), "``` `x`` ```");
+        assert_eq!(code_in_table("a|b"), "`a\\|b`");
     }
 
     #[test]

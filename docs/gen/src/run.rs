@@ -9,6 +9,7 @@ use surp_bench::{Chart, Dataset, Format, Measurement, Mode, Operation, Plan, par
 
 use crate::DocsError;
 use crate::meta::RunMeta;
+use crate::python_run::{PYTHON_DIR, PythonRun};
 
 /// The files of a run folder that its page links to, besides the charts.
 pub const RAW_FILES: [&str; 3] = ["summary.csv", "meta.json", "summary.md"];
@@ -26,6 +27,9 @@ pub struct Run {
     pub plan: Plan,
     /// Every row of `summary.csv`, in file order.
     pub measurements: Vec<Measurement>,
+    /// The Python run of the same version, when the folder has a `python/`
+    /// subfolder.
+    pub python: Option<PythonRun>,
 }
 
 impl Run {
@@ -34,10 +38,18 @@ impl Run {
         format!("v{}", self.version)
     }
 
+    /// The name of the page of the run's Python benchmark,
+    /// `v<version>-python`.
+    pub fn python_page_name(&self) -> String {
+        format!("{}-python", self.name())
+    }
+
     /// Reads and checks a run folder: `summary.csv` must hold exactly one
     /// row per format x dataset x operation, every row must be one this
     /// build knows (nothing is left off a page silently), `meta.json` must
-    /// agree with it, and every chart and raw file must be there.
+    /// agree with it, and every chart and raw file must be there. A
+    /// `python/` subfolder is read as the Python run of the same version
+    /// ([`PythonRun::load`]).
     pub fn load(dir: &Path, version: Version) -> Result<Run, DocsError> {
         let bad = |reason: String| DocsError::bad_run(dir, reason);
         let csv_path = dir.join("summary.csv");
@@ -115,12 +127,21 @@ impl Run {
                 return Err(bad(format!("charts/{} is missing", chart.file_name())));
             }
         }
+        let python_dir = dir.join(PYTHON_DIR);
+        let python = if python_dir.is_dir() {
+            Some(PythonRun::load(&python_dir, &meta)?)
+        } else if python_dir.exists() {
+            return Err(bad(format!("{PYTHON_DIR} is not a folder")));
+        } else {
+            None
+        };
         Ok(Run {
             version,
             dir: dir.to_owned(),
             meta,
             plan,
             measurements,
+            python,
         })
     }
 

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::dedup::dedup_fragment;
 use crate::index::{index_page, with_run_entries};
 use crate::page::run_page;
+use crate::python_page::python_page;
 use crate::run::find_runs;
 use crate::{DocsError, Run};
 
@@ -76,6 +77,12 @@ impl Site {
         files.insert(dir.join("dedup-measured.md"), dedup_fragment(&runs));
         for run in &runs {
             files.insert(dir.join(format!("{}.md", run.name())), run_page(run));
+            if let Some(py) = &run.python {
+                files.insert(
+                    dir.join(format!("{}.md", run.python_page_name())),
+                    python_page(run, py),
+                );
+            }
         }
         Ok(Site {
             runs: runs.iter().map(Run::name).collect(),
