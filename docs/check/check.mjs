@@ -4,11 +4,18 @@
 // - on the newest benchmark page, every chart image loads (naturalWidth > 0)
 //   and is one of the run's committed charts, and the "Every cell" table has
 //   one row per line of the run's summary.csv;
+// - for every run with a python/ folder (the Python benchmark), its page
+//   shows the committed python_chart.svg, loaded (naturalWidth > 0), and its
+//   "Every cell" table has one row per line of python_summary.csv, naming
+//   the same format, dataset and operation in the same order; the run's own
+//   page links to it;
 // - on every page, no link or embedded resource on the site is broken (each
 //   same-origin URL answers 200, each #fragment names an element of its
 //   page), and no script throws;
 // - a screenshot of the benchmark page goes to target/docs-screenshot.png,
-//   and one of each chart as the page shows it beside it.
+//   and one of each chart as the page shows it beside it; the newest run's
+//   Python page, if it has one, goes to target/docs-screenshot-python.png
+//   (its chart to target/docs-screenshot-python_chart.png).
 //
 // The site is served by `python3 -m http.server` on a free port, and
 // Chromium is started here with the flags this machine needs and a fresh
@@ -31,6 +38,12 @@ const ROOT = path.dirname(DOCS);
 const BOOK = path.join(DOCS, 'book');
 const BENCH_ROOT = path.join(DOCS, 'assets', 'bench');
 const SCREENSHOT = path.join(ROOT, 'target', 'docs-screenshot.png');
+const PYTHON_SCREENSHOT = SCREENSHOT.replace(/\.png$/, '-python.png');
+// The Python benchmark inside a run folder, and its files (docs-gen's
+// PYTHON_DIR, PYTHON_SUMMARY and PYTHON_CHART).
+const PYTHON_DIR = 'python';
+const PYTHON_SUMMARY = 'python_summary.csv';
+const PYTHON_CHART = 'python_chart.svg';
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
   '--headless',
@@ -96,11 +109,24 @@ function committedRuns() {
     .sort((a, b) => compareVersions(b, a));
 }
 
+// The data rows of a CSV file written by a harness, as arrays of fields.
+function csvRows(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  return lines.slice(1).map((l) => l.split(','));
+}
+
+// The rows of the run's Python benchmark (format, dataset, op first), or
+// null when the run has none.
+function pythonRows(run) {
+  const dir = path.join(BENCH_ROOT, run.name, PYTHON_DIR);
+  if (!fs.existsSync(dir)) return null;
+  return csvRows(path.join(dir, PYTHON_SUMMARY));
+}
+
 // What the page of `run` must show, read from the run's own files.
 function expectations(run) {
   const dir = path.join(BENCH_ROOT, run.name);
-  const lines = fs.readFileSync(path.join(dir, 'summary.csv'), 'utf8').split('\n').filter((l) => l !== '');
-  const rows = lines.slice(1).map((l) => l.split(','));
+  const rows = csvRows(path.join(dir, 'summary.csv'));
   const distinct = (i) => new Set(rows.map((r) => r[i])).size;
   const charts = fs
     .readdirSync(path.join(dir, 'charts'))
@@ -298,13 +324,9 @@ async function checkIndex(page, base, newest) {
   }
 }
 
-async function checkBenchPage(page, base, run) {
-  const expected = expectations(run);
-  const pageName = `bench/${run.name}.html`;
-  for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName}: ${problem}`);
-
-  // Charts: each committed SVG once, each decoded with a real size.
-  const images = await page.locator('main img').evaluateAll((imgs) =>
+// The images of the loaded page's main part, as the browser decoded them.
+function mainImages(page) {
+  return page.locator('main img').evaluateAll((imgs) =>
     imgs.map((img) => ({
       src: new URL(img.src).pathname,
       complete: img.complete,
@@ -312,17 +334,12 @@ async function checkBenchPage(page, base, run) {
       height: img.naturalHeight,
     })),
   );
-  const prefix = `/assets/bench/${run.name}/charts/`;
-  const shown = images.filter((i) => i.src.startsWith(prefix)).map((i) => i.src.slice(prefix.length)).sort();
-  if (JSON.stringify(shown) !== JSON.stringify(expected.charts)) {
-    fail(`${pageName} shows charts [${shown}], but the run has [${expected.charts}]`);
-  }
-  for (const img of images) {
-    if (!img.complete || img.width <= 0) fail(`${pageName}: image ${img.src} did not load (naturalWidth ${img.width})`);
-  }
+}
 
-  // The full table, found under its heading.
-  const table = await page.evaluate((id) => {
+// The cell texts of the first table after the heading with id `id` (before
+// the next heading): null without that heading.
+function tableUnder(page, id) {
+  return page.evaluate((id) => {
     const heading = document.getElementById(id);
     if (!heading) return null;
     for (let el = heading.nextElementSibling; el; el = el.nextElementSibling) {
@@ -334,7 +351,40 @@ async function checkBenchPage(page, base, run) {
       }
     }
     return { columns: 0, rows: [] };
-  }, EVERY_CELL_ID);
+  }, id);
+}
+
+// A full-page screenshot to `file`, then one of each image of `images` (as
+// mainImages found them) beside SCREENSHOT, named after the image's file.
+async function screenshots(page, file, images) {
+  await page.screenshot({ path: file, fullPage: true });
+  // The sticky menu bar and the side arrows would cover the charts' edges.
+  await page.addStyleTag({ content: '#mdbook-menu-bar, .nav-wide-wrapper { visibility: hidden !important; }' });
+  const charts = page.locator('main img');
+  for (let i = 0; i < (await charts.count()); i++) {
+    const name = path.basename(images[i].src, '.svg');
+    await charts.nth(i).screenshot({ path: SCREENSHOT.replace(/\.png$/, `-${name}.png`) });
+  }
+}
+
+async function checkBenchPage(page, base, run) {
+  const expected = expectations(run);
+  const pageName = `bench/${run.name}.html`;
+  for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName}: ${problem}`);
+
+  // Charts: each committed SVG once, each decoded with a real size.
+  const images = await mainImages(page);
+  const prefix = `/assets/bench/${run.name}/charts/`;
+  const shown = images.filter((i) => i.src.startsWith(prefix)).map((i) => i.src.slice(prefix.length)).sort();
+  if (JSON.stringify(shown) !== JSON.stringify(expected.charts)) {
+    fail(`${pageName} shows charts [${shown}], but the run has [${expected.charts}]`);
+  }
+  for (const img of images) {
+    if (!img.complete || img.width <= 0) fail(`${pageName}: image ${img.src} did not load (naturalWidth ${img.width})`);
+  }
+
+  // The full table, found under its heading.
+  const table = await tableUnder(page, EVERY_CELL_ID);
   if (!table) {
     fail(`${pageName} has no heading with id "${EVERY_CELL_ID}"`);
   } else {
@@ -354,15 +404,58 @@ async function checkBenchPage(page, base, run) {
     );
   }
 
-  await page.screenshot({ path: SCREENSHOT, fullPage: true });
-  // The sticky menu bar and the side arrows would cover the charts' edges.
-  await page.addStyleTag({ content: '#mdbook-menu-bar, .nav-wide-wrapper { visibility: hidden !important; }' });
-  const charts = page.locator('main img');
-  for (let i = 0; i < (await charts.count()); i++) {
-    const name = path.basename(images[i].src, '.svg');
-    await charts.nth(i).screenshot({ path: SCREENSHOT.replace(/\.png$/, `-${name}.png`) });
+  // The Python run, when there is one, has its own page, linked from here.
+  if (pythonRows(run)) {
+    const link = `${run.name}-python.html`;
+    const links = await page.locator(`main a[href="${link}"]`).count();
+    if (links === 0) fail(`${pageName} has no link to the run's Python page ${link}`);
   }
+
+  await screenshots(page, SCREENSHOT, images);
   log(`screenshots written to ${path.relative(ROOT, SCREENSHOT)} (and one per chart beside it)`);
+}
+
+// The page of a run's Python benchmark: its one chart loads, and its
+// "Every cell" table is python_summary.csv, row for row.
+async function checkPythonPage(page, base, run, screenshot) {
+  const rows = pythonRows(run);
+  const pageName = `bench/${run.name}-python.html`;
+  for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName}: ${problem}`);
+
+  const images = await mainImages(page);
+  const chart = `/assets/bench/${run.name}/${PYTHON_DIR}/${PYTHON_CHART}`;
+  const shown = images.map((i) => i.src);
+  if (JSON.stringify(shown) !== JSON.stringify([chart])) {
+    fail(`${pageName} shows the images [${shown}], but should show only ${chart}`);
+  }
+  for (const img of images) {
+    if (!img.complete || img.width <= 0) fail(`${pageName}: image ${img.src} did not load (naturalWidth ${img.width})`);
+  }
+
+  const table = await tableUnder(page, EVERY_CELL_ID);
+  if (!table) {
+    fail(`${pageName} has no heading with id "${EVERY_CELL_ID}"`);
+    return;
+  }
+  if (table.rows.length !== rows.length) {
+    fail(`${pageName}: the "Every cell" table has ${table.rows.length} rows, but ${PYTHON_SUMMARY} has ${rows.length}`);
+  }
+  const mismatch = rows.findIndex((r, i) => table.rows[i]?.slice(0, 3).join(',') !== r.slice(0, 3).join(','));
+  if (mismatch >= 0) {
+    fail(
+      `${pageName}: row ${mismatch + 1} of the "Every cell" table is [${table.rows[mismatch]?.slice(0, 3)}], ` +
+        `but ${PYTHON_SUMMARY} has [${rows[mismatch].slice(0, 3)}]`,
+    );
+  }
+  log(
+    `${pageName}: chart images ${images.map((i) => `${path.basename(i.src)} ${i.width}x${i.height}`).join(', ')}; ` +
+      `"Every cell" table ${table.rows.length} rows; ${PYTHON_SUMMARY} ${rows.length} rows`,
+  );
+
+  if (screenshot) {
+    await screenshots(page, PYTHON_SCREENSHOT, images);
+    log(`screenshots written to ${path.relative(ROOT, PYTHON_SCREENSHOT)} (and its chart beside it)`);
+  }
 }
 
 async function main() {
@@ -398,6 +491,9 @@ async function main() {
     await checkIndex(page, base, newest);
     if (newest) {
       await checkBenchPage(page, base, newest);
+      for (const run of runs.filter((r) => pythonRows(r))) {
+        await checkPythonPage(page, base, run, run === newest);
+      }
     } else {
       log(
         'no benchmark run is committed under docs/assets/bench/: skipping the benchmark page checks ' +
