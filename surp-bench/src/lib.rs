@@ -113,7 +113,7 @@ pub use regression::{
     TIME_THRESHOLD_PCT, compare,
 };
 pub use stats::Stats;
-pub use summary::{CSV_HEADER, parse_csv, to_csv};
+pub use summary::{CSV_HEADER, CsvRow, csv_rows, parse_csv, to_csv};
 pub use units::{duration, thousands};
 
 pub use surp_datasets::Dataset;

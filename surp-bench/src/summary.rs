@@ -35,25 +35,45 @@ pub fn to_csv(measurements: &[Measurement]) -> String {
     out
 }
 
-/// Reads a `summary.csv`. Rows naming a format, dataset or operation this
-/// build does not know are skipped and returned as the second list (one
-/// line each), so an old baseline stays readable after a format is added or
-/// removed. A wrong header or a malformed row is an error.
-pub fn parse_csv(text: &str) -> Result<(Vec<Measurement>, Vec<String>), String> {
+/// One row of a `summary.csv`, or of the Python harness's
+/// `python_summary.csv`, which has the same columns: the numbers parsed and
+/// checked, the names still as written.
+#[derive(Clone, Debug)]
+pub struct CsvRow<'a> {
+    /// The row's line number in the file, for messages.
+    pub line: usize,
+    /// The whole line.
+    pub text: &'a str,
+    /// The `format` column.
+    pub format: &'a str,
+    /// The `dataset` column.
+    pub dataset: &'a str,
+    /// The `op` column.
+    pub op: &'a str,
+    /// The timing columns.
+    pub stats: Stats,
+    /// The `mb_per_s` column.
+    pub mb_per_s: f64,
+    /// The `size_bytes` column.
+    pub size_bytes: u64,
+}
+
+/// Splits a summary CSV into rows. A wrong header, a row without 10 fields
+/// or a field that is not a number is an error naming the line.
+pub fn csv_rows(text: &str) -> Result<Vec<CsvRow<'_>>, String> {
     let mut lines = text.lines();
     match lines.next() {
         Some(CSV_HEADER) => {}
         Some(other) => return Err(format!("its header is `{other}`, not `{CSV_HEADER}`")),
         None => return Err("it is empty".to_owned()),
     }
-    let mut measurements = Vec::new();
-    let mut skipped = Vec::new();
-    for (i, line) in lines.enumerate() {
-        if line.is_empty() {
+    let mut rows = Vec::new();
+    for (i, text) in lines.enumerate() {
+        if text.is_empty() {
             continue;
         }
-        let row = i + 2;
-        let fields: Vec<&str> = line.split(',').collect();
+        let line = i + 2;
+        let fields: Vec<&str> = text.split(',').collect();
         let [
             format,
             dataset,
@@ -63,40 +83,66 @@ pub fn parse_csv(text: &str) -> Result<(Vec<Measurement>, Vec<String>), String> 
             p95,
             min,
             cv,
-            _mb_per_s,
+            mb_per_s,
             size,
         ] = fields[..]
         else {
-            return Err(format!("line {row} has {} fields, not 10", fields.len()));
-        };
-        let (Some(format), Some(dataset), Some(operation)) = (
-            Format::from_name(format),
-            Dataset::from_name(dataset),
-            Operation::from_name(op),
-        ) else {
-            skipped.push(line.to_owned());
-            continue;
+            return Err(format!("line {line} has {} fields, not 10", fields.len()));
         };
         let number = |field: &str, name: &str| {
             field
                 .parse::<u64>()
-                .map_err(|_| format!("line {row} has {name} `{field}`, not a whole number"))
+                .map_err(|_| format!("line {line} has {name} `{field}`, not a whole number"))
         };
-        let stats = Stats {
-            samples: number(iterations, "iterations")? as usize,
-            median_ns: number(median, "median_ns")?,
-            p95_ns: number(p95, "p95_ns")?,
-            min_ns: number(min, "min_ns")?,
-            cv_pct: cv
+        let decimal = |field: &str, name: &str| {
+            field
                 .parse::<f64>()
-                .map_err(|_| format!("line {row} has cv_pct `{cv}`, not a number"))?,
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("line {line} has {name} `{field}`, not a number"))
+        };
+        rows.push(CsvRow {
+            line,
+            text,
+            format,
+            dataset,
+            op,
+            stats: Stats {
+                samples: number(iterations, "iterations")? as usize,
+                median_ns: number(median, "median_ns")?,
+                p95_ns: number(p95, "p95_ns")?,
+                min_ns: number(min, "min_ns")?,
+                cv_pct: decimal(cv, "cv_pct")?,
+            },
+            mb_per_s: decimal(mb_per_s, "mb_per_s")?,
+            size_bytes: number(size, "size_bytes")?,
+        });
+    }
+    Ok(rows)
+}
+
+/// Reads a `summary.csv`. Rows naming a format, dataset or operation this
+/// build does not know are skipped and returned as the second list (one
+/// line each), so an old baseline stays readable after a format is added or
+/// removed. A wrong header or a malformed row is an error.
+pub fn parse_csv(text: &str) -> Result<(Vec<Measurement>, Vec<String>), String> {
+    let mut measurements = Vec::new();
+    let mut skipped = Vec::new();
+    for row in csv_rows(text)? {
+        let (Some(format), Some(dataset), Some(operation)) = (
+            Format::from_name(row.format),
+            Dataset::from_name(row.dataset),
+            Operation::from_name(row.op),
+        ) else {
+            skipped.push(row.text.to_owned());
+            continue;
         };
         measurements.push(Measurement {
             format,
             dataset,
             operation,
-            stats,
-            size_bytes: number(size, "size_bytes")?,
+            stats: row.stats,
+            size_bytes: row.size_bytes,
         });
     }
     Ok((measurements, skipped))

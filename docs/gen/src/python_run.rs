@@ -5,7 +5,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use surp_bench::{CSV_HEADER, Dataset, Mode, Operation, Stats};
+use surp_bench::{Dataset, Mode, Operation, Stats, csv_rows};
 
 use crate::DocsError;
 use crate::meta::RunMeta;
@@ -203,68 +203,30 @@ impl PythonRun {
 /// `python_meta.json` describes, and every dataset and operation one this
 /// build knows.
 fn parse_rows(text: &str, meta: &PythonMeta) -> Result<Vec<PythonMeasurement>, String> {
-    let mut lines = text.lines();
-    match lines.next() {
-        Some(CSV_HEADER) => {}
-        Some(other) => return Err(format!("its header is `{other}`, not `{CSV_HEADER}`")),
-        None => return Err("it is empty".to_owned()),
-    }
     let mut rows = Vec::new();
-    for (i, line) in lines.enumerate() {
-        if line.is_empty() {
-            continue;
-        }
-        let row = i + 2;
-        let fields: Vec<&str> = line.split(',').collect();
-        let [
-            format,
-            dataset,
-            op,
-            iterations,
-            median,
-            p95,
-            min,
-            cv,
-            mb_per_s,
-            size,
-        ] = fields[..]
-        else {
-            return Err(format!("line {row} has {} fields, not 10", fields.len()));
-        };
+    for row in csv_rows(text)? {
+        let line = row.line;
+        let format = row.format;
         if !meta.packages.contains_key(format) {
             return Err(format!(
-                "line {row} names the format `{format}`, which {PYTHON_META} does not describe"
+                "line {line} names the format `{format}`, which {PYTHON_META} does not describe"
             ));
         }
-        let dataset = Dataset::from_name(dataset)
-            .ok_or_else(|| format!("line {row} names the dataset `{dataset}`, unknown here"))?;
-        let operation = Operation::from_name(op)
-            .ok_or_else(|| format!("line {row} names the operation `{op}`, unknown here"))?;
-        let number = |field: &str, name: &str| {
-            field
-                .parse::<u64>()
-                .map_err(|_| format!("line {row} has {name} `{field}`, not a whole number"))
-        };
-        let decimal = |field: &str, name: &str| {
-            field
-                .parse::<f64>()
-                .ok()
-                .filter(|x| x.is_finite())
-                .ok_or_else(|| format!("line {row} has {name} `{field}`, not a number"))
-        };
+        let dataset = Dataset::from_name(row.dataset).ok_or_else(|| {
+            format!(
+                "line {line} names the dataset `{}`, unknown here",
+                row.dataset
+            )
+        })?;
+        let operation = Operation::from_name(row.op)
+            .ok_or_else(|| format!("line {line} names the operation `{}`, unknown here", row.op))?;
         rows.push(PythonMeasurement {
             format: format.to_owned(),
             dataset,
             operation,
-            stats: Stats {
-                samples: number(iterations, "iterations")? as usize,
-                median_ns: number(median, "median_ns")?,
-                p95_ns: number(p95, "p95_ns")?,
-                min_ns: number(min, "min_ns")?,
-                cv_pct: decimal(cv, "cv_pct")?,
-            },
-            mb_per_s: decimal(mb_per_s, "mb_per_s")?,
-            size_bytes: number(size, "size_bytes")?,
+            stats: row.stats,
+            mb_per_s: row.mb_per_s,
+            size_bytes: row.size_bytes,
         });
     }
     Ok(rows)
