@@ -175,6 +175,94 @@ def encode(v):
     raise ValueError(kind)
 
 
+# --- the deduplicating encoder, from spec section 7 -----------------------
+
+MAX_SHAPE_KEYS = 64
+
+
+def str_ref_size(slot):
+    return 2 if slot < 1 << 8 else 3 if slot < 1 << 16 else 4
+
+
+def shape_ref_size(shape):
+    return 2 if shape < 1 << 8 else 3
+
+
+def str_size(n):
+    return len(length_header(0x80, 31, 0xC8, n)) + n
+
+
+class Dedup:
+    """A naive, canonical deduplicating encoder: tables as dicts and lists,
+    each map decided up front, no prediction and no rewriting."""
+
+    def __init__(self):
+        self.out = bytearray([0xF2])
+        self.slots = {}
+        self.shapes = []
+        self.first_shape = {}
+        self.references = False
+
+    def encode(self, v):
+        self.value(v)
+        return bytes(self.out if self.references else self.out[1:])
+
+    def string(self, text):
+        data = text.encode("utf-8")
+        slot = self.slots.get(text)
+        if slot is not None:
+            self.references = True
+            width = str_ref_size(slot) - 1
+            self.out += bytes([0xF3 + width - 1]) + slot.to_bytes(width, "little")
+            return
+        if len(data) >= str_ref_size(len(self.slots)):
+            self.slots[text] = len(self.slots)
+        self.out += length_header(0x80, 31, 0xC8, len(data)) + data
+
+    def size_now(self, key):
+        slot = self.slots.get(key)
+        return str_size(len(key.encode("utf-8"))) if slot is None else str_ref_size(slot)
+
+    def value(self, v):
+        (kind, x), = v.items()
+        if kind == "str":
+            self.string(expand(x))
+        elif kind == "array":
+            items = expand(x) if isinstance(x, dict) else x
+            self.out += length_header(0xA0, 15, 0xD0, len(items))
+            for item in items:
+                self.value(item)
+        elif kind == "map":
+            self.map(expand(x) if isinstance(x, dict) else x)
+        else:
+            self.out += encode(v)
+
+    def map(self, pairs):
+        keys = [expand(k["str"]) for k, _ in pairs if "str" in k]
+        eligible = len(keys) == len(pairs) and 1 <= len(pairs) <= MAX_SHAPE_KEYS
+        shape = self.first_shape.get(tuple(keys)) if eligible else None
+        if shape is not None:
+            explicit = len(length_header(0xB0, 15, 0xD4, len(pairs))) + sum(self.size_now(k) for k in keys)
+            if shape_ref_size(shape) < explicit:
+                self.references = True
+                width = shape_ref_size(shape) - 1
+                self.out += bytes([0xF6 + width - 1]) + shape.to_bytes(width, "little")
+                for _, v in pairs:
+                    self.value(v)
+                return
+        header = length_header(0xB0, 15, 0xD4, len(pairs))
+        self.out += header
+        size = len(header)
+        for k, v in pairs:
+            before = len(self.out)
+            self.value(k)
+            size += len(self.out) - before
+            self.value(v)
+        if eligible and size > shape_ref_size(len(self.shapes)):
+            self.first_shape.setdefault(tuple(keys), len(self.shapes))
+            self.shapes.append(keys)
+
+
 def hexify(b):
     """Hex, compressing long runs of one byte into repeat segments."""
     if len(b) < 512:
@@ -287,6 +375,49 @@ def vectors():
     return out
 
 
+def dedup_vectors():
+    out = []
+
+    def add(name, value, decodes_as=None):
+        entry = {"name": name, "value": value, "hex": hexify(Dedup().encode(value))}
+        if decodes_as is not None:
+            entry["decodes_as"] = decodes_as
+        out.append(entry)
+
+    def record(**fields):
+        return mapping(*[(string(k), v) for k, v in fields.items()])
+
+    add("nothing repeats: the plain document, no marker", array(string("a"), string("bc"), string("def")))
+    add("a repeated string becomes a reference", array(string("abc"), string("abc")))
+    add("one-byte strings never take a slot", array(string("a"), string("a"), string("ab"), string("ab")))
+    add("records of one shape", array(*[record(id=integer(i), status=string("active")) for i in range(3)]))
+    add("keys and values share the table", array(record(name=string("id")), record(name=string("name"))))
+    add(
+        "a shape registered inside a map cannot serve that map",
+        mapping((string("abc"), mapping((string("abc"), integer(1))))),
+    )
+    add(
+        "a shape registered inside a map serves later maps",
+        array(mapping((string("abc"), mapping((string("abc"), integer(1))))), mapping((string("abc"), integer(2)))),
+    )
+    add("enum variants as one-entry maps", array(*[mapping((string("Fork"), integer(i))) for i in range(3)]))
+    add(
+        "maps with non-string keys are never shapes",
+        array(mapping((integer(1), string("x")), (string("k"), null())), mapping((integer(1), string("x")), (string("k"), null()))),
+    )
+    add("an empty string key is too small to become a shape", array(mapping((string(""), null())), mapping((string(""), null()))))
+    add(
+        "a some marker inside a deduplicated document",
+        array(string("xyz"), some(null()), string("xyz")),
+        decodes_as=array(string("xyz"), null(), string("xyz")),
+    )
+    words = [string("w%03d" % i) for i in range(300)]
+    add("slot 256 and beyond take two-byte references", array(*(words + [string("w299"), string("w000")])))
+    maps = [mapping((string("k%03d" % i), integer(0))) for i in range(260)]
+    add("shape 256 and beyond take two-byte references", array(*(maps + [mapping((string("k259"), integer(1)))])))
+    return out
+
+
 def invalid():
     def case(name, hexstr, error, offset):
         return {"name": name, "hex": hexstr, "error": error, "offset": offset}
@@ -355,7 +486,7 @@ def main():
         "notation": "see docs/spec.md, section 'Test vectors'",
         "vectors": vectors(),
         "decode_only": decode_only(),
-        "dedup": [],
+        "dedup": dedup_vectors(),
         "invalid": invalid(),
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v1.json")

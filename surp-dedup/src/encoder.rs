@@ -15,12 +15,11 @@
 //! so each is either in the table (written as a reference now) or can never
 //! take a slot (eligibility only gets stricter as the table grows).
 
-use hashbrown::HashMap;
 use surp::wire::{self, Kind};
 use surp::{Error, ErrorKind, Result};
 
 use crate::shapes::{ShapeTable, combine};
-use crate::strings::{Lookup, StringTable, hash_bytes};
+use crate::strings::{Lookup, StringTable, hash_bytes, same_bytes};
 
 /// Bytes kept free before a collection whose count serde did not give; the
 /// header is written there at the end and the items are moved back.
@@ -28,6 +27,35 @@ const HEADER_GAP: usize = 9;
 
 /// A stand-in for the field position of array elements in a context hash.
 const ARRAY_SLOT: u64 = u64::MAX;
+
+/// Slots of the prediction cache (a power of two).
+const PREDICTION_SLOTS: usize = 4096;
+
+/// The shape last written at each context, in a direct-mapped cache: a
+/// collision only costs a wrong guess, which the encoder repairs, so no
+/// context needs to be remembered exactly.
+struct Predictions {
+    slots: Box<[(u64, u32)]>,
+}
+
+impl Predictions {
+    fn new() -> Predictions {
+        Predictions {
+            slots: vec![(0, u32::MAX); PREDICTION_SLOTS].into_boxed_slice(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, ctx: u64) -> Option<u32> {
+        let (tag, shape) = self.slots[ctx as usize & (PREDICTION_SLOTS - 1)];
+        (tag == ctx && shape != u32::MAX).then_some(shape)
+    }
+
+    #[inline]
+    fn set(&mut self, ctx: u64, shape: u32) {
+        self.slots[ctx as usize & (PREDICTION_SLOTS - 1)] = (ctx, shape);
+    }
+}
 
 /// The position of a value in the document, as a hash: the root, then for
 /// each enclosing map the field index, for each enclosing array a marker.
@@ -37,6 +65,14 @@ pub(crate) fn child_context(parent: u64, slot: u64) -> u64 {
     (parent ^ slot.wrapping_mul(0xff51_afd7_ed55_8ccd))
         .wrapping_mul(0x9e37_79b9_7f4a_7c15)
         .rotate_left(31)
+}
+
+/// Predictions are kept per position and key count: maps at one position
+/// often take a few shapes (event payloads of several kinds), and the count,
+/// known before the first key, tells many of them apart.
+#[inline]
+fn prediction_key(ctx: u64, count: usize) -> u64 {
+    child_context(ctx, !(count as u64))
 }
 
 /// Where a key of an explicit map is: its bytes in the output, its text in
@@ -54,12 +90,10 @@ pub(crate) struct Encoder {
     strings: StringTable,
     shapes: ShapeTable,
     /// Context to the shape last written there.
-    predictions: HashMap<u64, u32, foldhash::fast::FixedState>,
+    predictions: Predictions,
     /// Whether any string or shape reference has been written: a document
     /// without one is written without the marker, as plain Surp.
     pub(crate) wrote_reference: bool,
-    /// Shaped maps: where each value starts, innermost map last.
-    value_starts: Vec<usize>,
     /// Explicit maps: their string keys, innermost map last.
     keys: Vec<KeyInfo>,
     key_text: Vec<u8>,
@@ -69,9 +103,12 @@ pub(crate) struct Encoder {
 
 #[derive(Clone, Copy)]
 enum MapMode {
+    /// `keys` and `key_count` locate the shape's keys (see
+    /// [`ShapeTable::key_at`]) without going through the shape each time.
     Shaped {
         shape: u32,
-        values_base: usize,
+        keys: usize,
+        key_count: usize,
     },
     Explicit {
         keys_base: usize,
@@ -127,11 +164,8 @@ impl Encoder {
             out: Vec::with_capacity(128),
             strings: StringTable::new(max_strings),
             shapes: ShapeTable::new(max_shapes),
-            predictions: HashMap::with_hasher(foldhash::fast::FixedState::with_seed(
-                crate::strings::HASH_SEED,
-            )),
+            predictions: Predictions::new(),
             wrote_reference: false,
-            value_starts: Vec::new(),
             keys: Vec::new(),
             key_text: Vec::new(),
             scratch: Vec::new(),
@@ -150,17 +184,12 @@ impl Encoder {
 
     #[inline]
     fn write_str_hashed(&mut self, s: &str, hash: u64) -> Result<()> {
-        match self.strings.lookup(s.as_bytes(), hash) {
+        match self.strings.write(s.as_bytes(), hash) {
             Lookup::Slot(slot) => {
                 self.wrote_reference = true;
                 wire::write_str_ref(&mut self.out, slot)
             }
-            Lookup::Literal { takes_slot } => {
-                if takes_slot {
-                    self.strings.add(s.as_bytes(), hash);
-                }
-                wire::write_str(&mut self.out, s)
-            }
+            Lookup::Literal { .. } => wire::write_str(&mut self.out, s),
         }
     }
 
@@ -222,14 +251,15 @@ impl Encoder {
         let start = self.out.len();
         let shapes_at_start = self.shapes.len();
         if let Some(n) = len
-            && let Some(&shape) = self.predictions.get(&ctx)
+            && let Some(shape) = self.predictions.get(prediction_key(ctx, n))
             && self.shapes.key_count(shape) == n
             && wire::shape_ref_size(shape as usize) < self.shapes.explicit_size(shape)
         {
             wire::write_shape_ref(&mut self.out, shape as usize)?;
             let mode = MapMode::Shaped {
                 shape,
-                values_base: self.value_starts.len(),
+                keys: self.shapes.first_key(shape),
+                key_count: n,
             };
             return Ok(MapFrame {
                 start,
@@ -264,11 +294,13 @@ impl Encoder {
     /// explicit map, written through the string table and recorded.
     #[inline]
     pub(crate) fn map_key_str(&mut self, frame: &mut MapFrame, key: &str) -> Result<()> {
-        if let MapMode::Shaped { shape, .. } = frame.mode {
-            if frame.written < self.shapes.key_count(shape)
-                && self.shapes.key(shape, frame.written) == key.as_bytes()
+        if let MapMode::Shaped {
+            keys, key_count, ..
+        } = frame.mode
+        {
+            if frame.written < key_count
+                && same_bytes(self.shapes.key_at(keys + frame.written), key.as_bytes())
             {
-                self.value_starts.push(self.out.len());
                 return Ok(());
             }
             self.make_explicit(frame)?;
@@ -319,7 +351,7 @@ impl Encoder {
     /// explicit form: the header, then each matched key before its value.
     #[cold]
     fn make_explicit(&mut self, frame: &mut MapFrame) -> Result<()> {
-        let MapMode::Shaped { shape, values_base } = frame.mode else {
+        let MapMode::Shaped { shape, .. } = frame.mode else {
             return Ok(());
         };
         let declared = frame
@@ -332,6 +364,8 @@ impl Encoder {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         wire::write_header(&mut scratch, Kind::Map, declared)?;
+        // The values follow the shape reference back to back.
+        let mut value_start = frame.start + wire::shape_ref_size(shape as usize);
         for i in 0..matched {
             let key = self.shapes.key(shape, i);
             let hash = hash_bytes(key);
@@ -359,18 +393,13 @@ impl Encoder {
                 text_len: key.len(),
             });
             seq_hash = combine(seq_hash, hash);
-            let value_start = self.value_starts[values_base + i];
-            let value_end = self
-                .value_starts
-                .get(values_base + i + 1)
-                .copied()
-                .unwrap_or(self.out.len());
+            let value_end = self.value_end(value_start);
             scratch.extend_from_slice(&self.out[value_start..value_end]);
+            value_start = value_end;
         }
         self.out.truncate(frame.start);
         self.out.extend_from_slice(&scratch);
         self.scratch = scratch;
-        self.value_starts.truncate(values_base);
         frame.mode = MapMode::Explicit {
             keys_base,
             text_base,
@@ -378,6 +407,30 @@ impl Encoder {
             seq_hash,
         };
         Ok(())
+    }
+
+    /// Where the complete value that starts at `at` in the output ends.
+    ///
+    /// Walks the encoder's own output, which is well formed; shape references
+    /// take their value counts from the shape table. Only a rewrite needs
+    /// this, so the common path records nothing per value.
+    fn value_end(&self, mut at: usize) -> usize {
+        let mut pending = 1usize;
+        while pending > 0 {
+            pending -= 1;
+            let (header, size) =
+                wire::decode_header(&self.out[at..], at).expect("the encoder's own output decodes");
+            at += size;
+            match header {
+                wire::Header::Len(Kind::Str | Kind::Bytes, n) => at += n as usize,
+                wire::Header::Len(Kind::Array, n) => pending += n as usize,
+                wire::Header::Len(Kind::Map, n) => pending += 2 * n as usize,
+                wire::Header::ShapeRef(shape) => pending += self.shapes.key_count(shape),
+                wire::Header::Some => pending += 1,
+                _ => {}
+            }
+        }
+        at
     }
 
     /// The literal encoding of a key's text (valid UTF-8: it was a `&str`).
@@ -390,11 +443,10 @@ impl Encoder {
     }
 
     pub(crate) fn end_map(&mut self, mut frame: MapFrame) -> Result<()> {
-        if let MapMode::Shaped { shape, values_base } = frame.mode {
-            if frame.written == self.shapes.key_count(shape) {
-                self.value_starts.truncate(values_base);
+        if let MapMode::Shaped { key_count, .. } = frame.mode {
+            if frame.written == key_count {
+                // The prediction that chose this shape stays as it is.
                 self.wrote_reference = true;
-                self.predictions.insert(frame.ctx, shape);
                 return Ok(());
             }
             self.make_explicit(&mut frame)?;
@@ -440,7 +492,8 @@ impl Encoder {
                 .shapes
                 .find(text, count, seq_hash, frame.shapes_at_start)
             {
-                self.predictions.insert(frame.ctx, shape);
+                self.predictions
+                    .set(prediction_key(frame.ctx, count), shape);
                 if wire::shape_ref_size(shape as usize) < explicit {
                     self.wrote_reference = true;
                     return self.compact(frame, keys_base, count, shape);
@@ -456,7 +509,8 @@ impl Encoder {
                     .shapes
                     .find(|i| keys[i], count, seq_hash, shape as usize + 1)
                     .unwrap_or(shape);
-                self.predictions.insert(frame.ctx, canonical);
+                self.predictions
+                    .set(prediction_key(frame.ctx, count), canonical);
             }
         }
         if frame.declared.is_none() {

@@ -10,6 +10,8 @@
 use hashbrown::HashTable;
 use surp::wire;
 
+use crate::strings::same_bytes;
+
 #[derive(Clone, Copy)]
 struct Entry {
     hash: u64,
@@ -57,8 +59,18 @@ impl ShapeTable {
     }
 
     pub(crate) fn key(&self, shape: u32, i: usize) -> &[u8] {
-        let e = &self.entries[shape as usize];
-        let (start, len) = self.keys[e.first_key + i];
+        self.key_at(self.entries[shape as usize].first_key + i)
+    }
+
+    /// Where a shape's keys start, for [`ShapeTable::key_at`].
+    pub(crate) fn first_key(&self, shape: u32) -> usize {
+        self.entries[shape as usize].first_key
+    }
+
+    /// A key by its position among all shapes' keys.
+    #[inline]
+    pub(crate) fn key_at(&self, at: usize) -> &[u8] {
+        let (start, len) = self.keys[at];
         &self.arena[start..start + len]
     }
 
@@ -76,7 +88,9 @@ impl ShapeTable {
     ) -> Option<u32> {
         let &shape = self.index.find(hash, |&s| {
             let e = &self.entries[s as usize];
-            e.hash == hash && e.key_count == count && (0..count).all(|i| self.key(s, i) == keys(i))
+            e.hash == hash
+                && e.key_count == count
+                && (0..count).all(|i| same_bytes(self.key(s, i), keys(i)))
         })?;
         ((shape as usize) < before).then_some(shape)
     }

@@ -11,38 +11,87 @@
 //! and compare bytes only on a hash match.
 
 use hashbrown::HashTable;
+use hashbrown::hash_table::Entry as Slot;
 use surp::wire;
 
 /// A fixed hash seed: the encoder's output never depends on hash values, but
 /// a fixed seed keeps runs reproducible for profiling.
 pub(crate) const HASH_SEED: u64 = 0x5375_7270_4465_6475;
 
+/// Byte-string equality without a `memcmp` call for the short strings that
+/// keys and enum-like values are: two overlapping word loads cover up to 16
+/// bytes.
+#[inline]
+pub(crate) fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().expect("4 bytes"));
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
+}
+
 pub(crate) fn hash_bytes(bytes: &[u8]) -> u64 {
     use std::hash::BuildHasher;
     foldhash::fast::FixedState::with_seed(HASH_SEED).hash_one(bytes)
 }
 
+/// A slot: where its string is in the arena, its number, and the high half
+/// of its hash (so growing the table rehashes without reading strings).
+/// Sixteen bytes, stored in the hash table itself, because the table is
+/// probed for every string written and its size decides the cache misses.
 #[derive(Clone, Copy)]
 struct Entry {
-    hash: u64,
-    start: usize,
-    len: usize,
+    start: u32,
+    len: u32,
+    slot: u32,
+    hash: u32,
 }
 
-/// Strings that have a slot, in slot order.
+/// The 32 bits of a string's hash that an entry keeps.
+#[inline]
+fn high_half(hash: u64) -> u32 {
+    (hash >> 32) as u32
+}
+
+/// The table's hash of a string, from the 32 bits an entry keeps.
+#[inline]
+fn table_hash(hash: u32) -> u64 {
+    u64::from(hash).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+impl Entry {
+    #[inline]
+    fn bytes(self, arena: &[u8]) -> &[u8] {
+        &arena[self.start as usize..self.start as usize + self.len as usize]
+    }
+}
+
+/// Strings that have a slot.
 pub(crate) struct StringTable {
-    index: HashTable<u32>,
-    entries: Vec<Entry>,
+    index: HashTable<Entry>,
     arena: Vec<u8>,
+    slots: usize,
     capacity: usize,
+    /// Set when the arena is about to outgrow 32-bit offsets: the table then
+    /// counts as full. An encoder may stop adding slots at any point, as long
+    /// as it stops for good (`docs/spec.md` section 7.1, "Limits").
+    full: bool,
 }
 
-/// The outcome of writing a string through the table.
+/// Where a string stands in the table.
 pub(crate) enum Lookup {
     /// The string has slot `0`: write a reference.
     Slot(usize),
-    /// Not in the table; `takes_slot` says whether the literal takes the next
-    /// slot (the caller writes the literal, then calls [`StringTable::add`]).
+    /// Not in the table: write a literal, which takes the next slot when
+    /// `takes_slot` says so.
     Literal { takes_slot: bool },
 }
 
@@ -50,9 +99,10 @@ impl StringTable {
     pub(crate) fn new(capacity: usize) -> StringTable {
         StringTable {
             index: HashTable::new(),
-            entries: Vec::new(),
             arena: Vec::new(),
+            slots: 0,
             capacity: capacity.min(wire::MAX_STRING_SLOTS),
+            full: false,
         }
     }
 
@@ -60,47 +110,67 @@ impl StringTable {
     /// to it would be strictly shorter than the literal.
     #[inline]
     fn takes_slot(&self, len: usize) -> bool {
-        let next = self.entries.len();
-        next < self.capacity && len >= wire::str_ref_size(next)
+        !self.full && self.slots < self.capacity && len >= wire::str_ref_size(self.slots)
     }
 
-    /// Looks `s` up; `hash` is `hash_bytes(s)`.
+    /// Looks `s` up without changing the table; `hash` is `hash_bytes(s)`.
     #[inline]
     pub(crate) fn lookup(&self, s: &[u8], hash: u64) -> Lookup {
         // No slot is ever given to a string shorter than the shortest reference.
-        if s.len() >= wire::str_ref_size(0) {
-            let found = self.index.find(hash, |&i| {
-                let e = &self.entries[i as usize];
-                e.hash == hash && &self.arena[e.start..e.start + e.len] == s
-            });
-            if let Some(&i) = found {
-                return Lookup::Slot(i as usize);
-            }
+        if s.len() >= wire::str_ref_size(0)
+            && let Some(e) = self.index.find(table_hash(high_half(hash)), |e| {
+                same_bytes(e.bytes(&self.arena), s)
+            })
+        {
+            return Lookup::Slot(e.slot as usize);
         }
         Lookup::Literal {
             takes_slot: self.takes_slot(s.len()),
         }
     }
 
-    /// Gives `s` the next slot (after `lookup` said it takes one).
-    pub(crate) fn add(&mut self, s: &[u8], hash: u64) {
-        let slot = self.entries.len() as u32;
-        let start = self.arena.len();
-        self.arena.extend_from_slice(s);
-        self.entries.push(Entry {
-            hash,
-            start,
-            len: s.len(),
-        });
-        let entries = &self.entries;
-        self.index
-            .insert_unique(hash, slot, |&i| entries[i as usize].hash);
+    /// Looks `s` up for writing it: the slot it has, or else whether the
+    /// literal takes the next slot, which it is then given, in one probe.
+    #[inline]
+    pub(crate) fn write(&mut self, s: &[u8], hash: u64) -> Lookup {
+        if s.len() < wire::str_ref_size(0) {
+            return Lookup::Literal { takes_slot: false };
+        }
+        let mut takes_slot = self.takes_slot(s.len());
+        let arena = &self.arena;
+        let hash = high_half(hash);
+        let found = self.index.entry(
+            table_hash(hash),
+            |e| same_bytes(e.bytes(arena), s),
+            |e| table_hash(e.hash),
+        );
+        match found {
+            Slot::Occupied(o) => Lookup::Slot(o.get().slot as usize),
+            Slot::Vacant(v) => {
+                if takes_slot && self.arena.len() + s.len() > u32::MAX as usize {
+                    self.full = true;
+                    takes_slot = false;
+                }
+                if takes_slot {
+                    let start = self.arena.len() as u32;
+                    v.insert(Entry {
+                        start,
+                        len: s.len() as u32,
+                        slot: self.slots as u32,
+                        hash,
+                    });
+                    self.arena.extend_from_slice(s);
+                    self.slots += 1;
+                }
+                Lookup::Literal { takes_slot }
+            }
+        }
     }
 
     /// Number of slots in use.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        self.entries.len()
+        self.slots
     }
 }
 
@@ -108,16 +178,37 @@ impl StringTable {
 mod tests {
     use super::*;
 
+    #[test]
+    fn same_bytes_agrees_with_slice_equality() {
+        let base: Vec<u8> = (0..40).collect();
+        for n in 0..40 {
+            let a = &base[..n];
+            assert!(same_bytes(a, a));
+            for at in 0..n {
+                let mut b = a.to_vec();
+                b[at] ^= 0x40;
+                assert_eq!(
+                    same_bytes(a, &b),
+                    a == b.as_slice(),
+                    "n = {n}, changed byte {at}"
+                );
+            }
+            assert!(!same_bytes(a, &base[..n + 1]));
+        }
+    }
+
     fn write(t: &mut StringTable, s: &str) -> Option<usize> {
         let h = hash_bytes(s.as_bytes());
-        match t.lookup(s.as_bytes(), h) {
-            Lookup::Slot(i) => Some(i),
-            Lookup::Literal { takes_slot } => {
-                if takes_slot {
-                    t.add(s.as_bytes(), h);
-                }
-                None
+        let found = t.lookup(s.as_bytes(), h);
+        match t.write(s.as_bytes(), h) {
+            Lookup::Slot(i) => {
+                assert!(
+                    matches!(found, Lookup::Slot(j) if j == i),
+                    "lookup and write agree"
+                );
+                Some(i)
             }
+            Lookup::Literal { .. } => None,
         }
     }
 

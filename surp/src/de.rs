@@ -469,9 +469,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
         };
         let Some(span) = dict.string(index) else {
-            let defined = dict.strings_defined();
+            let (defined, limit) = (dict.strings_defined(), dict.string_limit());
             return Err(Error::new(
-                ErrorKind::UnknownStringRef { index, defined },
+                ErrorKind::UnknownStringRef {
+                    index,
+                    defined,
+                    limit,
+                },
                 start,
             ));
         };
@@ -579,7 +583,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<K::Value> {
         let start = self.read.offset();
         let tag = self.peek_tag()?;
-        let kept = match tag {
+        let (kept, text_at) = match tag {
             wire::FIXSTR..=0x9f | wire::STR8..=0xcb => {
                 self.read.next_u8()?;
                 let len = if tag <= 0x9f {
@@ -587,11 +591,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 } else {
                     self.read_len(tag)?
                 };
-                self.str_payload(start, len)?.1
+                let (span, kept) = self.str_payload(start, len)?;
+                (kept, span.start)
             }
             wire::STR_REF1..=wire::STR_REF3 => {
                 self.read.next_u8()?;
-                self.str_ref(start, tag)?
+                (self.str_ref(start, tag)?, start)
             }
             _ => {
                 shape.eligible = false;
@@ -604,7 +609,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         {
             dict.push_pending_key(kept);
         }
-        key_from_kept(&self.read, start, kept, seed)
+        key_from_kept(&self.read, start, text_at, kept, seed)
     }
 
     /// A map written as a shape reference: keys from the shape, values inline.
@@ -638,9 +643,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
         };
         let Some((first, count)) = dict.shape(index) else {
-            let defined = dict.shapes_defined();
+            let (defined, limit) = (dict.shapes_defined(), dict.shape_limit());
             return Err(Error::new(
-                ErrorKind::UnknownShapeRef { index, defined },
+                ErrorKind::UnknownShapeRef {
+                    index,
+                    defined,
+                    limit,
+                },
                 start,
             ));
         };
@@ -780,10 +789,27 @@ fn finish<T>(result: Result<T>, left: usize, start: usize) -> Result<T> {
     Ok(value)
 }
 
+/// Whether every byte is below 0x80. Keys and short values are a few bytes
+/// long, where `<[u8]>::is_ascii` loops byte by byte; two overlapping word
+/// loads check up to 16 bytes at once.
+#[inline]
+fn is_ascii(bytes: &[u8]) -> bool {
+    let n = bytes.len();
+    let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes"));
+    match n {
+        0 => true,
+        1..=3 => (bytes[0] | bytes[n / 2] | bytes[n - 1]) < 0x80,
+        4..=7 => (half(0) | half(n - 4)) & 0x8080_8080 == 0,
+        8..=16 => (word(0) | word(n - 8)) & 0x8080_8080_8080_8080 == 0,
+        _ => bytes.is_ascii(),
+    }
+}
+
 /// Validates a string payload; `offset` is where it starts, for the error.
 #[inline]
 fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
-    if bytes.is_ascii() {
+    if is_ascii(bytes) {
         // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
         // valid UTF-8. This skips `str::from_utf8`'s per-call setup, which
         // dominates on the short strings (keys, names) that most documents are
@@ -796,15 +822,20 @@ fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
 }
 
 /// Hands a string kept by the tables to a key seed.
+///
+/// `start` places serde's errors (the key's token); `text_at` is where the
+/// text starts in the input, to place a UTF-8 error at its bad byte (for a
+/// string that came from a table, the referring token).
 fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
     read: &R,
     start: usize,
+    text_at: usize,
     kept: Span,
     seed: K,
 ) -> Result<K::Value> {
     let result = match read.recall(kept) {
-        Reference::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(utf8(b, start)?)),
-        Reference::Copied(b) => seed.deserialize(StrDeserializer::<Error>::new(utf8(b, start)?)),
+        Reference::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(utf8(b, text_at)?)),
+        Reference::Copied(b) => seed.deserialize(StrDeserializer::<Error>::new(utf8(b, text_at)?)),
     };
     result.map_err(|e: Error| e.at(start))
 }
@@ -1264,7 +1295,7 @@ impl<'de, R: Read<'de>> de::MapAccess<'de> for ShapeMapAccess<'_, R> {
         };
         let kept = dict.shape_key(self.next);
         self.next += 1;
-        key_from_kept(&self.de.read, self.start, kept, seed).map(Some)
+        key_from_kept(&self.de.read, self.start, self.start, kept, seed).map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
@@ -1291,7 +1322,7 @@ impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let start = self.de.read.offset();
         let value = match self.variant_key {
-            Some(kept) => key_from_kept(&self.de.read, start, kept, seed)?,
+            Some(kept) => key_from_kept(&self.de.read, start, start, kept, seed)?,
             None if self.de.dict.is_some() => self.de.dedup_key(&mut self.shape, seed)?,
             None => seed.deserialize(&mut *self.de)?,
         };

@@ -64,6 +64,14 @@ impl Dictionary {
         self.strings.len()
     }
 
+    pub(crate) fn string_limit(&self) -> usize {
+        self.string_limit
+    }
+
+    pub(crate) fn shape_limit(&self) -> usize {
+        self.shape_limit
+    }
+
     #[inline]
     pub(crate) fn shape(&self, index: u32) -> Option<(u32, u32)> {
         self.shapes.get(index as usize).copied()

@@ -62,19 +62,25 @@ pub enum ErrorKind {
     TrailingItems(u64),
     /// The deduplication marker anywhere but at the start of a document.
     MisplacedDedupMarker,
-    /// A reference to a string table slot that does not exist (yet).
+    /// A reference to a string table slot that does not exist (yet), or
+    /// lies beyond the table size this decoder allows.
     UnknownStringRef {
         /// The referenced slot.
         index: u32,
         /// Slots defined so far.
         defined: usize,
+        /// The most slots this decoder keeps (`Options::max_dedup_strings`).
+        limit: usize,
     },
-    /// A reference to a shape that does not exist (yet).
+    /// A reference to a shape that does not exist (yet), or lies beyond the
+    /// number of shapes this decoder allows.
     UnknownShapeRef {
         /// The referenced shape.
         index: u32,
         /// Shapes defined so far.
         defined: usize,
+        /// The most shapes this decoder keeps (`Options::max_dedup_shapes`).
+        limit: usize,
     },
     /// A deduplication reference in a document that has no marker.
     RefWithoutMarker,
@@ -124,22 +130,26 @@ impl PartialEq for ErrorKind {
                 UnknownStringRef {
                     index: i1,
                     defined: d1,
+                    limit: l1,
                 },
                 UnknownStringRef {
                     index: i2,
                     defined: d2,
+                    limit: l2,
                 },
             )
             | (
                 UnknownShapeRef {
                     index: i1,
                     defined: d1,
+                    limit: l1,
                 },
                 UnknownShapeRef {
                     index: i2,
                     defined: d2,
+                    limit: l2,
                 },
-            ) => i1 == i2 && d1 == d2,
+            ) => i1 == i2 && d1 == d2 && l1 == l2,
             (Message(a), Message(b)) => a == b,
             _ => false,
         }
@@ -201,9 +211,14 @@ impl Display for ErrorKind {
             IntegerOutOfRange => f.write_str("negative integer below the 128-bit range"),
             DepthLimitExceeded(limit) => write!(f, "nesting deeper than the limit of {limit}"),
             LengthExceedsInput { kind, len } => {
+                let unit = match kind {
+                    Kind::Str | Kind::Bytes => "bytes",
+                    Kind::Array => "items",
+                    Kind::Map => "entries",
+                };
                 write!(
                     f,
-                    "{} declares {len} items but the input is too short to hold them",
+                    "{} declares {len} {unit} but the input is too short to hold them",
                     kind.noun()
                 )
             }
@@ -225,18 +240,28 @@ impl Display for ErrorKind {
             MisplacedDedupMarker => {
                 f.write_str("deduplication marker is only allowed at the start of a document")
             }
-            UnknownStringRef { index, defined } => {
-                write!(
-                    f,
-                    "reference to string slot {index}, but only {defined} slots are defined"
-                )
-            }
-            UnknownShapeRef { index, defined } => {
-                write!(
-                    f,
-                    "reference to shape {index}, but only {defined} shapes are defined"
-                )
-            }
+            UnknownStringRef {
+                index,
+                defined,
+                limit,
+            } => unknown_ref(
+                f,
+                ("string slot", "slot", "Options::max_dedup_strings"),
+                *index,
+                *defined,
+                *limit,
+            ),
+            UnknownShapeRef {
+                index,
+                defined,
+                limit,
+            } => unknown_ref(
+                f,
+                ("shape", "shape", "Options::max_dedup_shapes"),
+                *index,
+                *defined,
+                *limit,
+            ),
             RefWithoutMarker => f.write_str(
                 "deduplication reference in a document without the deduplication marker",
             ),
@@ -244,6 +269,29 @@ impl Display for ErrorKind {
             OutputFull => f.write_str("the output buffer is full"),
             Message(msg) => f.write_str(msg),
         }
+    }
+}
+
+/// The message of a reference to a table entry that does not exist: past
+/// what the document has defined so far, or past this decoder's limit.
+fn unknown_ref(
+    f: &mut fmt::Formatter<'_>,
+    (what, unit, option): (&str, &str, &str),
+    index: u32,
+    defined: usize,
+    limit: usize,
+) -> fmt::Result {
+    if index as usize >= limit {
+        let s = if limit == 1 { "" } else { "s" };
+        return write!(
+            f,
+            "reference to {what} {index}, beyond this decoder's limit of {limit} {unit}{s} ({option})"
+        );
+    }
+    match defined {
+        0 => write!(f, "reference to {what} {index}, but none is defined yet"),
+        1 => write!(f, "reference to {what} {index}, but only 1 is defined"),
+        n => write!(f, "reference to {what} {index}, but only {n} are defined"),
     }
 }
 

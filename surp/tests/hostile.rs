@@ -885,6 +885,7 @@ fn hostile_deduplication_references_are_errors() {
             ErrorKind::UnknownStringRef {
                 index: 0,
                 defined: 0,
+                limit: surp::DEFAULT_MAX_DEDUP_STRINGS,
             },
             1,
         ),
@@ -894,6 +895,7 @@ fn hostile_deduplication_references_are_errors() {
             ErrorKind::UnknownStringRef {
                 index: 0xff_ffff,
                 defined: 0,
+                limit: surp::DEFAULT_MAX_DEDUP_STRINGS,
             },
             1,
         ),
@@ -903,6 +905,7 @@ fn hostile_deduplication_references_are_errors() {
             ErrorKind::UnknownStringRef {
                 index: 0,
                 defined: 0,
+                limit: surp::DEFAULT_MAX_DEDUP_STRINGS,
             },
             2,
         ),
@@ -912,6 +915,7 @@ fn hostile_deduplication_references_are_errors() {
             ErrorKind::UnknownStringRef {
                 index: 1,
                 defined: 1,
+                limit: surp::DEFAULT_MAX_DEDUP_STRINGS,
             },
             7,
         ),
@@ -921,6 +925,7 @@ fn hostile_deduplication_references_are_errors() {
             ErrorKind::UnknownStringRef {
                 index: 0,
                 defined: 0,
+                limit: surp::DEFAULT_MAX_DEDUP_STRINGS,
             },
             4,
         ),
@@ -930,6 +935,7 @@ fn hostile_deduplication_references_are_errors() {
             ErrorKind::UnknownShapeRef {
                 index: 0,
                 defined: 0,
+                limit: surp::DEFAULT_MAX_DEDUP_SHAPES,
             },
             1,
         ),
@@ -939,6 +945,7 @@ fn hostile_deduplication_references_are_errors() {
             ErrorKind::UnknownShapeRef {
                 index: 0,
                 defined: 0,
+                limit: surp::DEFAULT_MAX_DEDUP_SHAPES,
             },
             7,
         ),
@@ -952,6 +959,7 @@ fn hostile_deduplication_references_are_errors() {
             ErrorKind::UnknownShapeRef {
                 index: 1,
                 defined: 1,
+                limit: surp::DEFAULT_MAX_DEDUP_SHAPES,
             },
             9,
         ),
@@ -1039,8 +1047,14 @@ fn deduplication_tables_stop_at_their_limits() {
             *err.kind(),
             ErrorKind::UnknownStringRef {
                 index: 1,
-                defined: 1
+                defined: 1,
+                limit: 1
             }
+        );
+        assert!(
+            err.to_string()
+                .contains("beyond this decoder's limit of 1 slot (Options::max_dedup_strings)"),
+            "{err}"
         );
     }
     let shapes = [
@@ -1056,8 +1070,14 @@ fn deduplication_tables_stop_at_their_limits() {
             *err.kind(),
             ErrorKind::UnknownShapeRef {
                 index: 1,
-                defined: 1
+                defined: 1,
+                limit: 1
             }
+        );
+        assert!(
+            err.to_string()
+                .contains("beyond this decoder's limit of 1 shape (Options::max_dedup_shapes)"),
+            "{err}"
         );
     }
 }
@@ -1082,4 +1102,18 @@ fn a_reference_bomb_is_stopped_by_the_allocation_limit() {
         let err = error_within(result, &input);
         assert_eq!(*err.kind(), ErrorKind::AllocationLimitExceeded(100_000));
     }
+}
+
+/// Found by the CLI's differential test: in a deduplicated document, invalid
+/// UTF-8 in an explicit map's key literal was placed at the key's tag byte.
+#[test]
+fn invalid_utf8_in_a_dedup_map_key_is_placed_at_the_bad_byte() {
+    let plain =
+        surp::from_slice::<surp::Value>(&[0xb1, 0x84, b'n', b'a', b'm', 0x84, 0x01]).unwrap_err();
+    let dedup = surp::from_slice::<surp::Value>(&[0xf2, 0xb1, 0x84, b'n', b'a', b'm', 0x84, 0x01])
+        .unwrap_err();
+    assert_eq!(*plain.kind(), surp::ErrorKind::InvalidUtf8);
+    assert_eq!(*dedup.kind(), surp::ErrorKind::InvalidUtf8);
+    assert_eq!(plain.offset(), Some(5));
+    assert_eq!(dedup.offset(), Some(6));
 }

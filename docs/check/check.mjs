@@ -1,0 +1,526 @@
+// Checks the built docs site (docs/book/) in headless Chromium, the way a
+// reader's browser sees it:
+//
+// - on the newest benchmark page, every chart image loads (naturalWidth > 0)
+//   and is one of the run's committed charts, and the "Every cell" table has
+//   one row per line of the run's summary.csv;
+// - for every run with a python/ folder (the Python benchmark), its page
+//   shows the committed python_chart.svg, loaded (naturalWidth > 0), and its
+//   "Every cell" table has one row per line of python_summary.csv, naming
+//   the same format, dataset and operation in the same order; the run's own
+//   page links to it;
+// - on every page, no link or embedded resource on the site is broken (each
+//   same-origin URL answers 200, each #fragment names an element of its
+//   page), and no script throws;
+// - a screenshot of the benchmark page goes to target/docs-screenshot.png,
+//   and one of each chart as the page shows it beside it; the newest run's
+//   Python page, if it has one, goes to target/docs-screenshot-python.png
+//   (its chart to target/docs-screenshot-python_chart.png).
+//
+// The site is served by `python3 -m http.server` on a free port, and
+// Chromium is started here with the flags this machine needs and a fresh
+// profile, then driven over the DevTools protocol by playwright-core (which
+// never downloads a browser of its own).
+//
+// Usage: node docs/check/check.mjs   (after `mdbook build docs`)
+// Environment: CHROMIUM overrides the browser (default /usr/bin/chromium).
+
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { chromium } from 'playwright-core';
+
+const DOCS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.dirname(DOCS);
+const BOOK = path.join(DOCS, 'book');
+const BENCH_ROOT = path.join(DOCS, 'assets', 'bench');
+const SCREENSHOT = path.join(ROOT, 'target', 'docs-screenshot.png');
+const PYTHON_SCREENSHOT = SCREENSHOT.replace(/\.png$/, '-python.png');
+// The Python benchmark inside a run folder, and its files (docs-gen's
+// PYTHON_DIR, PYTHON_SUMMARY and PYTHON_CHART).
+const PYTHON_DIR = 'python';
+const PYTHON_SUMMARY = 'python_summary.csv';
+const PYTHON_CHART = 'python_chart.svg';
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+];
+// The id mdBook gives the heading "## Every cell" that docs-gen writes above
+// the table of every format x dataset x operation.
+const EVERY_CELL_ID = 'every-cell';
+// print.html repeats every chapter with rewritten anchors; the chapters
+// themselves are checked.
+const SKIPPED_PAGES = new Set(['print.html']);
+// 404.html is served at any missing URL, so mdBook gives it <base href="/">,
+// which points its heading anchors at the index page; its other links are
+// checked.
+const NO_FRAGMENT_CHECK = new Set(['404.html']);
+const STARTUP_TIMEOUT_MS = 30_000;
+const OVERALL_TIMEOUT_MS = 180_000;
+
+const failures = [];
+const fail = (message) => failures.push(message);
+const log = (message) => console.log(`docs check: ${message}`);
+
+// --- the committed runs -----------------------------------------------------
+
+const SEMVER = /^v(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+[0-9A-Za-z.-]+)?$/;
+
+function parseVersion(name) {
+  const m = SEMVER.exec(name);
+  if (!m) return null;
+  return { name, core: [Number(m[1]), Number(m[2]), Number(m[3])], pre: m[4] ? m[4].split('.') : [] };
+}
+
+// Semver precedence: major, minor, patch, then a pre-release sorts before
+// the release, and pre-release identifiers compare numerically or lexically.
+function compareVersions(a, b) {
+  for (let i = 0; i < 3; i++) {
+    if (a.core[i] !== b.core[i]) return a.core[i] - b.core[i];
+  }
+  if (a.pre.length === 0 || b.pre.length === 0) return b.pre.length - a.pre.length;
+  for (let i = 0; i < Math.min(a.pre.length, b.pre.length); i++) {
+    const [x, y] = [a.pre[i], b.pre[i]];
+    const [nx, ny] = [/^\d+$/.test(x), /^\d+$/.test(y)];
+    if (nx && ny && Number(x) !== Number(y)) return Number(x) - Number(y);
+    if (nx !== ny) return nx ? -1 : 1;
+    if (x !== y) return x < y ? -1 : 1;
+  }
+  return a.pre.length - b.pre.length;
+}
+
+function committedRuns() {
+  if (!fs.existsSync(BENCH_ROOT)) return [];
+  return fs
+    .readdirSync(BENCH_ROOT, { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => parseVersion(e.name))
+    .filter(Boolean)
+    .sort((a, b) => compareVersions(b, a));
+}
+
+// The data rows of a CSV file written by a harness, as arrays of fields.
+function csvRows(file) {
+  const lines = fs.readFileSync(file, 'utf8').split('\n').filter((l) => l !== '');
+  return lines.slice(1).map((l) => l.split(','));
+}
+
+// The rows of the run's Python benchmark (format, dataset, op first), or
+// null when the run has none.
+function pythonRows(run) {
+  const dir = path.join(BENCH_ROOT, run.name, PYTHON_DIR);
+  if (!fs.existsSync(dir)) return null;
+  return csvRows(path.join(dir, PYTHON_SUMMARY));
+}
+
+// What the page of `run` must show, read from the run's own files.
+function expectations(run) {
+  const dir = path.join(BENCH_ROOT, run.name);
+  const rows = csvRows(path.join(dir, 'summary.csv'));
+  const distinct = (i) => new Set(rows.map((r) => r[i])).size;
+  const charts = fs
+    .readdirSync(path.join(dir, 'charts'))
+    .filter((f) => f.endsWith('.svg'))
+    .sort();
+  return {
+    rows: rows.length,
+    formats: distinct(0),
+    datasets: distinct(1),
+    operations: distinct(2),
+    charts,
+  };
+}
+
+// --- the server and the browser ---------------------------------------------
+
+function withTimeout(promise, ms, what) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not happen within ${ms / 1000} s`)), ms);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+// python3 -m http.server on port 0 picks a free port and prints it.
+function startServer() {
+  const server = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', BOOK], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const port = new Promise((resolve, reject) => {
+    let seen = '';
+    server.stdout.on('data', (chunk) => {
+      seen += chunk;
+      const m = /port (\d+)/.exec(seen);
+      if (m) resolve(Number(m[1]));
+    });
+    server.on('exit', (code) => reject(new Error(`the static server exited with status ${code}: ${seen}`)));
+    server.on('error', reject);
+  });
+  return { server, port: withTimeout(port, STARTUP_TIMEOUT_MS, 'the static server starting') };
+}
+
+// Chromium writes the port it chose to DevToolsActivePort in its profile.
+async function startChromium() {
+  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'surp-docs-chromium-'));
+  const args = [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, '--remote-debugging-port=0', 'about:blank'];
+  // Its own process group, so that stopping it stops its helpers too.
+  const proc = spawn(CHROMIUM, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let stderr = '';
+  proc.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  const exited = new Promise((_, reject) => {
+    proc.on('exit', (code) => reject(new Error(`${CHROMIUM} exited with status ${code}:\n${stderr.slice(-2000)}`)));
+    proc.on('error', (err) => reject(new Error(`cannot start ${CHROMIUM}: ${err.message}`)));
+  });
+  const portFile = path.join(profile, 'DevToolsActivePort');
+  const ready = (async () => {
+    for (;;) {
+      if (fs.existsSync(portFile)) {
+        const port = fs.readFileSync(portFile, 'utf8').split('\n')[0];
+        if (/^\d+$/.test(port)) return Number(port);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  })();
+  const port = await withTimeout(Promise.race([ready, exited]), STARTUP_TIMEOUT_MS, 'Chromium starting');
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${port}`);
+  return { proc, profile, browser };
+}
+
+// Over CDP, close() only disconnects: the process group is ours to stop.
+async function stopChromium({ proc, profile, browser }) {
+  await browser.close().catch(() => {});
+  const signal = (name) => {
+    try {
+      process.kill(-proc.pid, name);
+    } catch {
+      // Already gone.
+    }
+  };
+  if (proc.exitCode === null && proc.signalCode === null) {
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    signal('SIGTERM');
+    await withTimeout(exited, STARTUP_TIMEOUT_MS, 'Chromium exiting').catch(() => signal('SIGKILL'));
+  }
+  try {
+    fs.rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  } catch (err) {
+    log(`warning: could not remove the temporary profile ${profile}: ${err.message}`);
+  }
+}
+
+// --- the checks ---------------------------------------------------------------
+
+function htmlPages() {
+  const pages = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) walk(full);
+      else if (e.name.endsWith('.html')) pages.push(path.relative(BOOK, full).split(path.sep).join('/'));
+    }
+  };
+  walk(BOOK);
+  return pages.filter((p) => !SKIPPED_PAGES.has(p)).sort();
+}
+
+// Loads `url` and records what a reader would notice: resources of the site
+// that failed, and uncaught script errors.
+async function visit(page, url) {
+  const problems = [];
+  const onResponse = (response) => {
+    if (response.url().startsWith(page.__origin) && response.status() >= 400) {
+      problems.push(`${response.url()} answered ${response.status()}`);
+    }
+  };
+  const onFailed = (request) => {
+    if (request.url().startsWith(page.__origin)) problems.push(`${request.url()} failed: ${request.failure()?.errorText}`);
+  };
+  const onError = (error) => problems.push(`script error: ${error.message}`);
+  page.on('response', onResponse);
+  page.on('requestfailed', onFailed);
+  page.on('pageerror', onError);
+  try {
+    const response = await page.goto(url, { waitUntil: 'load' });
+    if (!response || response.status() !== 200) problems.push(`${url} answered ${response?.status()}`);
+  } finally {
+    page.off('response', onResponse);
+    page.off('requestfailed', onFailed);
+    page.off('pageerror', onError);
+  }
+  return problems;
+}
+
+// Every same-origin link and resource on the loaded page must answer 200,
+// and every fragment must name an element of its target page. Returns the
+// counts of links checked and of external links left alone.
+async function checkLinks(page, pageName, cache) {
+  const urls = await page.evaluate(() => {
+    const found = [];
+    for (const el of document.querySelectorAll('a[href], link[href]')) found.push(el.href);
+    for (const el of document.querySelectorAll('img[src], script[src], iframe[src]')) found.push(el.src);
+    return found;
+  });
+  let checked = 0;
+  let external = 0;
+  for (const raw of new Set(urls)) {
+    const url = new URL(raw);
+    if (url.origin !== page.__origin) {
+      if (url.protocol === 'http:' || url.protocol === 'https:') external += 1;
+      continue;
+    }
+    checked += 1;
+    const target = url.origin + url.pathname;
+    if (!cache.has(target)) {
+      cache.set(
+        target,
+        page.evaluate(async (u) => {
+          const r = await fetch(u);
+          return { status: r.status, type: r.headers.get('content-type') || '', text: await r.text() };
+        }, target),
+      );
+    }
+    const { status, type, text } = await cache.get(target);
+    if (status !== 200) {
+      fail(`${pageName}: link to ${url.pathname} answered ${status}`);
+      continue;
+    }
+    if (url.hash.length > 1 && type.startsWith('text/html') && !NO_FRAGMENT_CHECK.has(pageName)) {
+      const id = decodeURIComponent(url.hash.slice(1));
+      const exists = await page.evaluate(
+        ([html, id]) => new DOMParser().parseFromString(html, 'text/html').getElementById(id) !== null,
+        [text, id],
+      );
+      if (!exists) fail(`${pageName}: link to ${url.pathname}${url.hash} names no element of that page`);
+    }
+  }
+  return { checked, external };
+}
+
+// The first benchmark page listed in the index must be the newest run's.
+async function checkIndex(page, base, newest) {
+  for (const problem of await visit(page, `${base}/bench/index.html`)) fail(`bench/index.html: ${problem}`);
+  const text = await page.locator('main').innerText();
+  if (!newest) {
+    if (!text.includes('No benchmark run is committed yet')) {
+      fail('bench/index.html does not say that no run is committed, but docs/assets/bench/ has none');
+    }
+    return;
+  }
+  const first = await page.locator('main table a').first().getAttribute('href');
+  if (first !== `${newest.name}.html`) {
+    fail(`bench/index.html lists ${first} first, but the newest committed run is ${newest.name}`);
+  }
+}
+
+// The images of the loaded page's main part, as the browser decoded them.
+function mainImages(page) {
+  return page.locator('main img').evaluateAll((imgs) =>
+    imgs.map((img) => ({
+      src: new URL(img.src).pathname,
+      complete: img.complete,
+      width: img.naturalWidth,
+      height: img.naturalHeight,
+    })),
+  );
+}
+
+// The cell texts of the first table after the heading with id `id` (before
+// the next heading): null without that heading.
+function tableUnder(page, id) {
+  return page.evaluate((id) => {
+    const heading = document.getElementById(id);
+    if (!heading) return null;
+    for (let el = heading.nextElementSibling; el; el = el.nextElementSibling) {
+      if (/^H[1-6]$/.test(el.tagName)) break;
+      const t = el.tagName === 'TABLE' ? el : el.querySelector('table');
+      if (t) {
+        const rows = [...t.querySelectorAll('tbody tr')].map((tr) => [...tr.cells].map((c) => c.innerText.trim()));
+        return { columns: t.querySelectorAll('thead th').length, rows };
+      }
+    }
+    return { columns: 0, rows: [] };
+  }, id);
+}
+
+// A full-page screenshot to `file`, then one of each image of `images` (as
+// mainImages found them) beside SCREENSHOT, named after the image's file.
+async function screenshots(page, file, images) {
+  await page.screenshot({ path: file, fullPage: true });
+  // The sticky menu bar and the side arrows would cover the charts' edges.
+  await page.addStyleTag({ content: '#mdbook-menu-bar, .nav-wide-wrapper { visibility: hidden !important; }' });
+  const charts = page.locator('main img');
+  for (let i = 0; i < (await charts.count()); i++) {
+    const name = path.basename(images[i].src, '.svg');
+    await charts.nth(i).screenshot({ path: SCREENSHOT.replace(/\.png$/, `-${name}.png`) });
+  }
+}
+
+async function checkBenchPage(page, base, run) {
+  const expected = expectations(run);
+  const pageName = `bench/${run.name}.html`;
+  for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName}: ${problem}`);
+
+  // Charts: each committed SVG once, each decoded with a real size.
+  const images = await mainImages(page);
+  const prefix = `/assets/bench/${run.name}/charts/`;
+  const shown = images.filter((i) => i.src.startsWith(prefix)).map((i) => i.src.slice(prefix.length)).sort();
+  if (JSON.stringify(shown) !== JSON.stringify(expected.charts)) {
+    fail(`${pageName} shows charts [${shown}], but the run has [${expected.charts}]`);
+  }
+  for (const img of images) {
+    if (!img.complete || img.width <= 0) fail(`${pageName}: image ${img.src} did not load (naturalWidth ${img.width})`);
+  }
+
+  // The full table, found under its heading.
+  const table = await tableUnder(page, EVERY_CELL_ID);
+  if (!table) {
+    fail(`${pageName} has no heading with id "${EVERY_CELL_ID}"`);
+  } else {
+    const cells = new Set(table.rows.map((r) => r.slice(0, 3).join(' / ')));
+    const grid = expected.formats * expected.datasets * expected.operations;
+    if (table.rows.length !== expected.rows || cells.size !== expected.rows || grid !== expected.rows) {
+      fail(
+        `${pageName}: the "Every cell" table has ${table.rows.length} rows (${cells.size} distinct cells); ` +
+          `summary.csv has ${expected.rows} rows for ${expected.formats} formats x ${expected.datasets} datasets ` +
+          `x ${expected.operations} operations`,
+      );
+    }
+    log(
+      `${pageName}: chart images ${images.map((i) => `${path.basename(i.src)} ${i.width}x${i.height}`).join(', ')}; ` +
+        `"Every cell" table ${table.rows.length} rows; summary.csv ${expected.rows} rows ` +
+        `(${expected.formats} formats x ${expected.datasets} datasets x ${expected.operations} operations)`,
+    );
+  }
+
+  // The Python run, when there is one, has its own page, linked from here.
+  if (pythonRows(run)) {
+    const link = `${run.name}-python.html`;
+    const links = await page.locator(`main a[href="${link}"]`).count();
+    if (links === 0) fail(`${pageName} has no link to the run's Python page ${link}`);
+  }
+
+  await screenshots(page, SCREENSHOT, images);
+  log(`screenshots written to ${path.relative(ROOT, SCREENSHOT)} (and one per chart beside it)`);
+}
+
+// The page of a run's Python benchmark: its one chart loads, and its
+// "Every cell" table is python_summary.csv, row for row.
+async function checkPythonPage(page, base, run, screenshot) {
+  const rows = pythonRows(run);
+  const pageName = `bench/${run.name}-python.html`;
+  for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName}: ${problem}`);
+
+  const images = await mainImages(page);
+  const chart = `/assets/bench/${run.name}/${PYTHON_DIR}/${PYTHON_CHART}`;
+  const shown = images.map((i) => i.src);
+  if (JSON.stringify(shown) !== JSON.stringify([chart])) {
+    fail(`${pageName} shows the images [${shown}], but should show only ${chart}`);
+  }
+  for (const img of images) {
+    if (!img.complete || img.width <= 0) fail(`${pageName}: image ${img.src} did not load (naturalWidth ${img.width})`);
+  }
+
+  const table = await tableUnder(page, EVERY_CELL_ID);
+  if (!table) {
+    fail(`${pageName} has no heading with id "${EVERY_CELL_ID}"`);
+    return;
+  }
+  if (table.rows.length !== rows.length) {
+    fail(`${pageName}: the "Every cell" table has ${table.rows.length} rows, but ${PYTHON_SUMMARY} has ${rows.length}`);
+  }
+  const mismatch = rows.findIndex((r, i) => table.rows[i]?.slice(0, 3).join(',') !== r.slice(0, 3).join(','));
+  if (mismatch >= 0) {
+    fail(
+      `${pageName}: row ${mismatch + 1} of the "Every cell" table is [${table.rows[mismatch]?.slice(0, 3)}], ` +
+        `but ${PYTHON_SUMMARY} has [${rows[mismatch].slice(0, 3)}]`,
+    );
+  }
+  log(
+    `${pageName}: chart images ${images.map((i) => `${path.basename(i.src)} ${i.width}x${i.height}`).join(', ')}; ` +
+      `"Every cell" table ${table.rows.length} rows; ${PYTHON_SUMMARY} ${rows.length} rows`,
+  );
+
+  if (screenshot) {
+    await screenshots(page, PYTHON_SCREENSHOT, images);
+    log(`screenshots written to ${path.relative(ROOT, PYTHON_SCREENSHOT)} (and its chart beside it)`);
+  }
+}
+
+async function main() {
+  if (!fs.existsSync(path.join(BOOK, 'index.html'))) {
+    throw new Error(`${BOOK} has no index.html: run \`mdbook build docs\` first`);
+  }
+  fs.mkdirSync(path.dirname(SCREENSHOT), { recursive: true });
+  const runs = committedRuns();
+  const newest = runs[0];
+
+  const { server, port: serverPort } = startServer();
+  let chrome;
+  try {
+    const base = `http://127.0.0.1:${await serverPort}`;
+    chrome = await startChromium();
+    const context = chrome.browser.contexts()[0];
+    const page = await context.newPage();
+    page.__origin = base;
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    const cache = new Map();
+    let checked = 0;
+    let external = 0;
+    const pages = htmlPages();
+    for (const name of pages) {
+      for (const problem of await visit(page, `${base}/${name}`)) fail(`${name}: ${problem}`);
+      const counts = await checkLinks(page, name, cache);
+      checked += counts.checked;
+      external += counts.external;
+    }
+    log(`${pages.length} pages: ${checked} links to the site checked, ${external} external links not fetched`);
+
+    await checkIndex(page, base, newest);
+    if (newest) {
+      await checkBenchPage(page, base, newest);
+      for (const run of runs.filter((r) => pythonRows(r))) {
+        await checkPythonPage(page, base, run, run === newest);
+      }
+    } else {
+      log(
+        'no benchmark run is committed under docs/assets/bench/: skipping the benchmark page checks ' +
+          '(charts, table rows); the screenshot shows the Benchmarks index instead',
+      );
+      await page.goto(`${base}/bench/index.html`, { waitUntil: 'load' });
+      await page.screenshot({ path: SCREENSHOT, fullPage: true });
+    }
+  } finally {
+    if (chrome) await stopChromium(chrome);
+    server.kill();
+  }
+}
+
+const overall = setTimeout(() => {
+  console.error(`docs check: FAILED: still running after ${OVERALL_TIMEOUT_MS / 1000} s`);
+  process.exit(1);
+}, OVERALL_TIMEOUT_MS);
+
+try {
+  await main();
+} catch (err) {
+  fail(err.stack || String(err));
+}
+clearTimeout(overall);
+if (failures.length > 0) {
+  for (const f of failures) console.error(`docs check: FAILED: ${f}`);
+  process.exit(1);
+}
+log('passed');

@@ -1,0 +1,239 @@
+//! The command line, declared with clap's derive API, and how it becomes
+//! [`Options`].
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+use semver::Version;
+use surp_datasets::Dataset;
+
+use crate::{BenchError, FORMATS, Format, Mode, Options, Plan, default_baseline, workspace_root};
+
+/// Compare Surp with JSON, MessagePack, CBOR and Protobuf on the seeded
+/// benchmark datasets, and write summary.csv, summary.md, meta.json and SVG
+/// charts.
+///
+/// Exit status: 0 on success, 1 on an error, 3 when `--check` found a
+/// regression.
+#[derive(Clone, Debug, Parser)]
+#[command(name = "surp-bench", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// Instead of a run, another task.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
+    /// How thorough the run is.
+    #[arg(long, value_enum, default_value_t = Mode::Ci)]
+    pub mode: Mode,
+
+    /// Output folder [default: docs/assets/bench/v<version>/ in full mode,
+    /// bench/results/ in ci mode, both under the workspace root].
+    #[arg(long, value_name = "DIR")]
+    pub output: Option<PathBuf>,
+
+    /// Only these formats (comma-separated) [default: all].
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_format)]
+    pub formats: Vec<&'static Format>,
+
+    /// Only these datasets (comma-separated) [default: all].
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_dataset)]
+    pub datasets: Vec<Dataset>,
+
+    /// Timed iterations per cell [default: 10 in ci mode, 20 in full mode;
+    /// full mode needs at least 10].
+    #[arg(long, value_name = "N")]
+    pub iterations: Option<usize>,
+
+    /// The run to compare with [default: the docs/assets/bench/v<semver>/
+    /// folder with the highest version not above this one, other than the
+    /// output folder].
+    #[arg(long, value_name = "DIR")]
+    pub baseline: Option<PathBuf>,
+
+    /// Exit with status 3 when a regression is found.
+    #[arg(long)]
+    pub check: bool,
+
+    /// Never show the progress bar (it is also hidden when stderr is not a
+    /// terminal).
+    #[arg(long)]
+    pub no_progress: bool,
+}
+
+/// A task other than a benchmark run.
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    /// Write every dataset as <name>.surp (plain Surp) and <name>.json (the
+    /// test-vector notation of docs/spec.md), plus export.json, for other
+    /// languages' harnesses and tests.
+    Export(ExportArgs),
+}
+
+/// The options of `surp-bench export`.
+#[derive(Clone, Debug, Args)]
+pub struct ExportArgs {
+    /// The folder to write into (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub output: PathBuf,
+
+    /// The scale of the generated datasets, and the iteration counts that
+    /// export.json passes on.
+    #[arg(long, value_enum, default_value_t = Mode::Ci)]
+    pub mode: Mode,
+
+    /// Only these datasets (comma-separated) [default: all].
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_dataset)]
+    pub datasets: Vec<Dataset>,
+}
+
+impl ExportArgs {
+    /// The datasets to export, in [`Dataset::ALL`] order.
+    pub fn datasets(&self) -> Vec<Dataset> {
+        Dataset::ALL
+            .into_iter()
+            .filter(|d| self.datasets.is_empty() || self.datasets.contains(d))
+            .collect()
+    }
+}
+
+fn parse_format(name: &str) -> Result<&'static Format, String> {
+    Format::from_name(name).ok_or_else(|| {
+        BenchError::UnknownFormat {
+            name: name.to_owned(),
+        }
+        .to_string()
+    })
+}
+
+fn parse_dataset(name: &str) -> Result<Dataset, String> {
+    name.parse::<Dataset>().map_err(|err| err.to_string())
+}
+
+impl Cli {
+    /// The options this command line asks for, with every default filled in.
+    pub fn into_options(self) -> Result<Options, BenchError> {
+        let formats = if self.formats.is_empty() {
+            FORMATS.iter().collect()
+        } else {
+            self.formats
+        };
+        let datasets = if self.datasets.is_empty() {
+            Dataset::ALL.to_vec()
+        } else {
+            self.datasets
+        };
+        let plan = Plan::new(self.mode, formats, datasets, self.iterations)?;
+        let root = workspace_root();
+        let bench_root = root.join("docs/assets/bench");
+        let version = Version::parse(env!("CARGO_PKG_VERSION")).expect("cargo versions are semver");
+        let output = self.output.unwrap_or_else(|| match self.mode {
+            Mode::Full => bench_root.join(format!("v{version}")),
+            Mode::Ci => root.join("bench/results"),
+        });
+        let baseline = self
+            .baseline
+            .or_else(|| default_baseline(&bench_root, &version, &output));
+        Ok(Options {
+            plan,
+            output,
+            baseline,
+            progress: !self.no_progress,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn filters_parse_as_comma_separated_names() {
+        let cli = Cli::try_parse_from([
+            "surp-bench",
+            "--mode",
+            "full",
+            "--formats",
+            "json,cbor",
+            "--datasets",
+            "canada,twitter",
+            "--iterations",
+            "12",
+            "--check",
+            "--no-progress",
+            "--output",
+            "out",
+        ])
+        .unwrap();
+        assert_eq!(cli.mode, Mode::Full);
+        let names: Vec<&str> = cli.formats.iter().map(|f| f.name).collect();
+        assert_eq!(names, ["json", "cbor"]);
+        assert_eq!(cli.datasets, [Dataset::Canada, Dataset::Twitter]);
+        let options = cli.into_options().unwrap();
+        assert_eq!(options.plan.iterations, 12);
+        assert_eq!(options.output, PathBuf::from("out"));
+        assert!(!options.progress);
+    }
+
+    #[test]
+    fn an_unknown_format_is_rejected_with_the_list() {
+        let err = Cli::try_parse_from(["surp-bench", "--formats", "yaml"]).unwrap_err();
+        assert!(err.to_string().contains("`json`"), "{err}");
+    }
+
+    #[test]
+    fn export_takes_its_own_output_mode_and_datasets() {
+        let cli = Cli::try_parse_from([
+            "surp-bench",
+            "export",
+            "--output",
+            "out",
+            "--mode",
+            "full",
+            "--datasets",
+            "canada,small_objects",
+        ])
+        .unwrap();
+        let Some(Command::Export(args)) = cli.command else {
+            panic!("expected the export command");
+        };
+        assert_eq!(args.output, PathBuf::from("out"));
+        assert_eq!(args.mode, Mode::Full);
+        assert_eq!(args.datasets(), [Dataset::SmallObjects, Dataset::Canada]);
+    }
+
+    #[test]
+    fn export_needs_an_output_and_refuses_run_options() {
+        assert!(Cli::try_parse_from(["surp-bench", "export"]).is_err());
+        assert!(
+            Cli::try_parse_from(["surp-bench", "--check", "export", "--output", "out"]).is_err()
+        );
+    }
+
+    #[test]
+    fn ci_mode_writes_to_bench_results_by_default() {
+        let options = Cli::try_parse_from(["surp-bench"])
+            .unwrap()
+            .into_options()
+            .unwrap();
+        assert_eq!(options.plan.mode, Mode::Ci);
+        assert_eq!(options.output, workspace_root().join("bench/results"));
+        assert_eq!(options.plan.datasets, Dataset::ALL);
+    }
+
+    #[test]
+    fn full_mode_writes_to_the_versioned_docs_folder_by_default() {
+        let options = Cli::try_parse_from(["surp-bench", "--mode", "full"])
+            .unwrap()
+            .into_options()
+            .unwrap();
+        let expected =
+            workspace_root().join(format!("docs/assets/bench/v{}", env!("CARGO_PKG_VERSION")));
+        assert_eq!(options.output, expected);
+    }
+}

@@ -1,0 +1,119 @@
+//! `surp-bench`: the deterministic comparison harness for Surp and its peers.
+//!
+//! It encodes, decodes and round-trips every [`Dataset`] of
+//! `surp-datasets` with every [`Format`] in [`FORMATS`], and writes into one
+//! output folder:
+//!
+//! - `summary.csv`, one row per format x dataset x operation, with the
+//!   header [`CSV_HEADER`];
+//! - `summary.md`, the same numbers as Markdown tables for the docs site;
+//! - `meta.json`, the machine, toolchain, datasets, git commit and the
+//!   regressions found against a baseline run;
+//! - `charts/size.svg`, `charts/encode.svg`, `charts/decode.svg` and
+//!   `charts/roundtrip.svg`.
+//!
+//! The binary is a thin command line over [`run`]; tests drive the same
+//! function:
+//!
+//! ```text
+//! cargo run -p surp-bench --release -- --mode ci --output bench/results
+//! cargo run -p surp-bench --release -- --mode full   # docs/assets/bench/v<version>/
+//! ```
+//!
+//! `--formats` and `--datasets` filter (comma-separated names),
+//! `--iterations` overrides the mode's count, `--baseline DIR` picks the run
+//! to compare with, `--check` exits with status 3 on a regression, and
+//! `--no-progress` hides the progress bar. Build with `--features jemalloc`
+//! to measure on jemalloc.
+//!
+//! `surp-bench export --output DIR [--mode ci|full]` runs nothing: it writes
+//! every dataset as `<name>.surp` and `<name>.json` for the harnesses and
+//! tests of other languages (see [`export`]).
+//!
+//! ```no_run
+//! use surp_bench::{FORMATS, Mode, Options, Plan};
+//! use surp_datasets::Dataset;
+//!
+//! let plan = Plan::new(Mode::Ci, FORMATS.iter().collect(), vec![Dataset::Canada], Some(3))?;
+//! let options = Options { plan, output: "bench/results".into(), baseline: None, progress: false };
+//! let report = surp_bench::run(&options)?;
+//! print!("{}", report.table());
+//! # Ok::<(), surp_bench::BenchError>(())
+//! ```
+//!
+//! # Methodology
+//!
+//! - **One model.** Every format encodes the neutral `surp_datasets::Value`
+//!   and decodes back into it. Before anything is timed, each format encodes
+//!   each dataset twice (the two outputs must be identical) and decodes it
+//!   back (the result must equal the input); a difference stops the run with
+//!   the path of the first differing value. The one documented exception:
+//!   JSON has no bytes type, so the model writes bytes as base64 strings,
+//!   which decode as strings; for JSON the check expects those strings in
+//!   place of the bytes (see [`Format::expected_decode`]).
+//! - **Protobuf** goes through a generic Value message (see the `protobuf`
+//!   module); its encode time includes converting the neutral value into that
+//!   message, and its decode time includes converting back.
+//! - **Datasets** are verified against the pinned manifest (sha256 of their
+//!   canonical bytes) before anything is timed; a mismatch stops the run.
+//! - **Encode buffer.** Each format encodes into its own `Vec<u8>`, cleared
+//!   (capacity kept) before every encode, through the format's writer API.
+//!   After the first encode no timed run grows the buffer, so encode times
+//!   measure the codec, not the allocator's growth policy. The one exception
+//!   is `surp_dedup`, which can only build its document in a `Vec` of its
+//!   own (`surp_dedup::to_vec`); that `Vec` replaces the buffer, so its
+//!   encode time includes growing it.
+//! - **Decode** times stop before the decoded value is dropped; freeing the
+//!   tree is not counted for any format.
+//! - **Order.** Within a dataset every format first runs its warm-up runs
+//!   of each operation. Then each timed iteration runs encode, decode and
+//!   roundtrip in turn, each round-robin over the formats, so slow drift of
+//!   the machine hits every cell of the dataset alike.
+//! - **Statistics** per cell: median, p95 (nearest rank; with fewer than 20
+//!   samples that is the maximum and is labelled "max"), minimum, and the
+//!   coefficient of variation (sample standard deviation over mean).
+//!   Throughput is serialized bytes over the median time, in MB/s
+//!   (10^6 bytes per second); a roundtrip counts the serialized bytes once.
+//! - **Regressions** are checked against a baseline run; see [`Comparison`].
+
+mod baseline;
+mod chart;
+mod cli;
+mod difference;
+mod error;
+mod export;
+mod format;
+mod harness;
+mod markdown;
+mod measure;
+mod meta;
+mod operation;
+mod plan;
+mod protobuf;
+mod regression;
+mod stats;
+mod summary;
+mod table;
+mod units;
+
+pub use baseline::{Baseline, default_baseline};
+pub use chart::Chart;
+pub use cli::{Cli, Command, ExportArgs};
+pub use error::BenchError;
+pub use export::{EXPORT_INDEX, ExportIndex, ExportedDataset, Notation, export};
+pub use format::{FORMATS, Format, SURP_FORMAT_VERSION};
+pub use harness::{Options, Report, run, workspace_root};
+pub use markdown::markdown_tables;
+pub use measure::Measurement;
+pub use meta::Meta;
+pub use operation::Operation;
+pub use plan::{Mode, Plan};
+pub use regression::{
+    Comparison, NOISY_CV_PCT, NoisyCell, REFERENCE_FORMAT, Regression, SizeChange,
+    TIME_THRESHOLD_PCT, compare,
+};
+pub use stats::Stats;
+pub use summary::{CSV_HEADER, CsvRow, csv_rows, parse_csv, to_csv};
+pub use units::{duration, thousands};
+
+pub use surp_datasets::Dataset;

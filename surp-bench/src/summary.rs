@@ -1,0 +1,214 @@
+//! `summary.csv`: one row per format x dataset x operation under a fixed
+//! header, written for every run and read back from a baseline.
+
+use surp_datasets::Dataset;
+
+use crate::{Format, Measurement, Operation, Stats};
+
+/// The header of `summary.csv`; the columns never change order.
+pub const CSV_HEADER: &str =
+    "format,dataset,op,iterations,median_ns,p95_ns,min_ns,cv_pct,mb_per_s,size_bytes";
+
+/// The measurements as `summary.csv`: the header, then one line per
+/// measurement in the given order. Times are integer nanoseconds; `cv_pct`
+/// and `mb_per_s` have two decimals; `p95_ns` is the maximum when
+/// `iterations` is below 20.
+pub fn to_csv(measurements: &[Measurement]) -> String {
+    let mut out = String::with_capacity(64 * (measurements.len() + 1));
+    out.push_str(CSV_HEADER);
+    out.push('\n');
+    for m in measurements {
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{:.2},{:.2},{}\n",
+            m.format.name,
+            m.dataset,
+            m.operation,
+            m.stats.samples,
+            m.stats.median_ns,
+            m.stats.p95_ns,
+            m.stats.min_ns,
+            m.stats.cv_pct,
+            m.mb_per_s(),
+            m.size_bytes
+        ));
+    }
+    out
+}
+
+/// One row of a `summary.csv`, or of the Python harness's
+/// `python_summary.csv`, which has the same columns: the numbers parsed and
+/// checked, the names still as written.
+#[derive(Clone, Debug)]
+pub struct CsvRow<'a> {
+    /// The row's line number in the file, for messages.
+    pub line: usize,
+    /// The whole line.
+    pub text: &'a str,
+    /// The `format` column.
+    pub format: &'a str,
+    /// The `dataset` column.
+    pub dataset: &'a str,
+    /// The `op` column.
+    pub op: &'a str,
+    /// The timing columns.
+    pub stats: Stats,
+    /// The `mb_per_s` column.
+    pub mb_per_s: f64,
+    /// The `size_bytes` column.
+    pub size_bytes: u64,
+}
+
+/// Splits a summary CSV into rows. A wrong header, a row without 10 fields
+/// or a field that is not a number is an error naming the line.
+pub fn csv_rows(text: &str) -> Result<Vec<CsvRow<'_>>, String> {
+    let mut lines = text.lines();
+    match lines.next() {
+        Some(CSV_HEADER) => {}
+        Some(other) => return Err(format!("its header is `{other}`, not `{CSV_HEADER}`")),
+        None => return Err("it is empty".to_owned()),
+    }
+    let mut rows = Vec::new();
+    for (i, text) in lines.enumerate() {
+        if text.is_empty() {
+            continue;
+        }
+        let line = i + 2;
+        let fields: Vec<&str> = text.split(',').collect();
+        let [
+            format,
+            dataset,
+            op,
+            iterations,
+            median,
+            p95,
+            min,
+            cv,
+            mb_per_s,
+            size,
+        ] = fields[..]
+        else {
+            return Err(format!("line {line} has {} fields, not 10", fields.len()));
+        };
+        let number = |field: &str, name: &str| {
+            field
+                .parse::<u64>()
+                .map_err(|_| format!("line {line} has {name} `{field}`, not a whole number"))
+        };
+        let decimal = |field: &str, name: &str| {
+            field
+                .parse::<f64>()
+                .ok()
+                .filter(|x| x.is_finite())
+                .ok_or_else(|| format!("line {line} has {name} `{field}`, not a number"))
+        };
+        rows.push(CsvRow {
+            line,
+            text,
+            format,
+            dataset,
+            op,
+            stats: Stats {
+                samples: number(iterations, "iterations")? as usize,
+                median_ns: number(median, "median_ns")?,
+                p95_ns: number(p95, "p95_ns")?,
+                min_ns: number(min, "min_ns")?,
+                cv_pct: decimal(cv, "cv_pct")?,
+            },
+            mb_per_s: decimal(mb_per_s, "mb_per_s")?,
+            size_bytes: number(size, "size_bytes")?,
+        });
+    }
+    Ok(rows)
+}
+
+/// Reads a `summary.csv`. Rows naming a format, dataset or operation this
+/// build does not know are skipped and returned as the second list (one
+/// line each), so an old baseline stays readable after a format is added or
+/// removed. A wrong header or a malformed row is an error.
+pub fn parse_csv(text: &str) -> Result<(Vec<Measurement>, Vec<String>), String> {
+    let mut measurements = Vec::new();
+    let mut skipped = Vec::new();
+    for row in csv_rows(text)? {
+        let (Some(format), Some(dataset), Some(operation)) = (
+            Format::from_name(row.format),
+            Dataset::from_name(row.dataset),
+            Operation::from_name(row.op),
+        ) else {
+            skipped.push(row.text.to_owned());
+            continue;
+        };
+        measurements.push(Measurement {
+            format,
+            dataset,
+            operation,
+            stats: row.stats,
+            size_bytes: row.size_bytes,
+        });
+    }
+    Ok((measurements, skipped))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Measurement {
+        Measurement {
+            format: Format::from_name("json").unwrap(),
+            dataset: Dataset::Canada,
+            operation: Operation::Decode,
+            stats: Stats {
+                samples: 5,
+                median_ns: 2_000_000,
+                p95_ns: 2_500_000,
+                min_ns: 1_900_000,
+                cv_pct: 4.56789,
+            },
+            size_bytes: 1_000_000,
+        }
+    }
+
+    #[test]
+    fn a_row_is_written_under_the_header() {
+        let csv = to_csv(&[sample()]);
+        assert_eq!(
+            csv,
+            format!(
+                "{CSV_HEADER}\njson,canada,decode,5,2000000,2500000,1900000,4.57,500.00,1000000\n"
+            )
+        );
+    }
+
+    #[test]
+    fn written_rows_read_back() {
+        let (rows, skipped) = parse_csv(&to_csv(&[sample()])).unwrap();
+        assert!(skipped.is_empty());
+        let mut expected = sample();
+        expected.stats.cv_pct = 4.57;
+        assert_eq!(rows, vec![expected]);
+    }
+
+    #[test]
+    fn rows_of_unknown_formats_are_skipped_not_fatal() {
+        let text = format!("{CSV_HEADER}\nyaml,canada,decode,5,1,1,1,0.00,1.00,1\n");
+        let (rows, skipped) = parse_csv(&text).unwrap();
+        assert!(rows.is_empty());
+        assert_eq!(skipped.len(), 1);
+    }
+
+    #[test]
+    fn a_wrong_header_or_short_row_is_an_error() {
+        assert!(
+            parse_csv("format,dataset\n")
+                .unwrap_err()
+                .contains("header")
+        );
+        let short = format!("{CSV_HEADER}\njson,canada,decode\n");
+        assert_eq!(
+            parse_csv(&short).unwrap_err(),
+            "line 2 has 3 fields, not 10"
+        );
+        let bad = format!("{CSV_HEADER}\njson,canada,decode,5,x,1,1,0.00,1.00,1\n");
+        assert!(parse_csv(&bad).unwrap_err().contains("median_ns `x`"));
+    }
+}

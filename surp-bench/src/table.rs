@@ -1,0 +1,85 @@
+//! The results table printed on stdout at the end of a run, and the
+//! regression check's findings under it.
+
+use crate::units::{duration, thousands};
+use crate::{Comparison, Measurement, Operation, Plan};
+
+/// One line per dataset and format: size, then each operation's median with
+/// its CV; then the regression check.
+pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparison) -> String {
+    let mut out = format!(
+        "surp-bench {} mode: {}; times are medians (± CV)\n\n",
+        plan.mode,
+        plan.describe_iterations()
+    );
+    let name_width = plan
+        .datasets
+        .iter()
+        .map(|d| d.name().len())
+        .max()
+        .unwrap_or(7)
+        .max(7);
+    let format_width = plan
+        .formats
+        .iter()
+        .map(|f| f.name.len())
+        .max()
+        .unwrap_or(6)
+        .max(6);
+    out.push_str(&format!(
+        "{:name_width$}  {:format_width$}  {:>12}",
+        "dataset", "format", "size (bytes)"
+    ));
+    for op in Operation::ALL {
+        out.push_str(&format!("  {:>18}", op.name()));
+    }
+    out.push('\n');
+    for &dataset in &plan.datasets {
+        for &format in &plan.formats {
+            let cell = |op| {
+                measurements
+                    .iter()
+                    .find(|m| m.format == format && m.dataset == dataset && m.operation == op)
+            };
+            let Some(size) = cell(Operation::Encode).map(|m| m.size_bytes) else {
+                continue;
+            };
+            out.push_str(&format!(
+                "{:name_width$}  {:format_width$}  {:>12}",
+                dataset.name(),
+                format.name,
+                thousands(size)
+            ));
+            for op in Operation::ALL {
+                let text = cell(op).map_or_else(
+                    || "-".to_owned(),
+                    |m| format!("{} ±{:.0}%", duration(m.stats.median_ns), m.stats.cv_pct),
+                );
+                out.push_str(&format!("  {text:>18}"));
+            }
+            out.push('\n');
+        }
+    }
+
+    out.push('\n');
+    match &comparison.baseline {
+        Some(dir) => out.push_str(&format!(
+            "Regression check against {dir}: {} regression(s)\n",
+            comparison.regressions.len()
+        )),
+        None => out.push_str("Regression check: no baseline\n"),
+    }
+    for r in &comparison.regressions {
+        out.push_str(&format!("  REGRESSION {r}\n"));
+    }
+    for c in &comparison.size_changes {
+        out.push_str(&format!("  size change {c}\n"));
+    }
+    for n in &comparison.noisy {
+        out.push_str(&format!("  noisy {n}\n"));
+    }
+    for note in &comparison.notes {
+        out.push_str(&format!("  note: {note}\n"));
+    }
+    out
+}

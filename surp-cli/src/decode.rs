@@ -1,0 +1,52 @@
+//! `surp decode`: a Surp document, plain or deduplicated, to JSON.
+
+use std::path::PathBuf;
+
+use crate::error::Error;
+use crate::files;
+use crate::json::{self, BytesForm};
+
+/// Arguments of `surp decode`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  surp decode data.surp
+  surp decode --pretty --bytes hex data.surp -o data.json")]
+#[command(after_long_help = "\
+Mapping to JSON: floats are written as binary64 (binary16 and binary32 widen
+exactly); NaN and the infinities have no JSON form and are an error. A map key
+must be a string or an integer (written as its decimal string); any other key
+is an error. The `some` marker becomes its content. Integers keep every digit,
+up to 128 bits.
+
+Examples:
+  surp decode data.surp
+  surp decode --pretty --bytes hex data.surp -o data.json")]
+pub struct Args {
+    /// The Surp input; standard input when absent or `-`.
+    pub file: Option<PathBuf>,
+    /// Indent the JSON.
+    #[arg(long)]
+    pub pretty: bool,
+    /// How to write byte strings.
+    #[arg(long, value_enum, default_value_t = BytesForm::Base64)]
+    pub bytes: BytesForm,
+    /// Where to write the JSON; standard output when absent or `-`.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
+
+/// Runs `surp decode`.
+pub fn run(args: &Args) -> Result<(), Error> {
+    let input = files::read_input(args.file.as_deref())?;
+    let text = json::to_json(&input, args.bytes, args.pretty).map_err(|e| {
+        // The visitor that writes JSON is the only source of serde messages
+        // here: those are values without a JSON form, not malformed input.
+        if matches!(e.kind(), surp::ErrorKind::Message(_)) {
+            Error::NotJson(e)
+        } else {
+            Error::Surp(e)
+        }
+    })?;
+    files::write_output(args.output.as_deref(), &text)
+}

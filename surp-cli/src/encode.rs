@@ -1,0 +1,49 @@
+//! `surp encode`: JSON to Surp, optionally deduplicated.
+
+use std::path::PathBuf;
+
+use crate::error::Error;
+use crate::files;
+use crate::json;
+
+/// Arguments of `surp encode`.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  surp encode data.json -o data.surp
+  surp encode --dedup data.json > data.surp
+  echo '{\"id\": 7, \"tags\": [\"a\"]}' | surp encode | surp inspect")]
+#[command(after_long_help = "\
+JSON numbers: an integer in the i64 or u64 range becomes a Surp integer;
+every other number (a fraction, an exponent, or an integer beyond 64 bits)
+becomes a binary64 float, written in the shortest exact float form. Object
+keys keep their order, duplicates included.
+
+Examples:
+  surp encode data.json -o data.surp
+  surp encode --dedup data.json > data.surp
+  echo '{\"id\": 7, \"tags\": [\"a\"]}' | surp encode | surp inspect")]
+pub struct Args {
+    /// The JSON input; standard input when absent or `-`.
+    pub file: Option<PathBuf>,
+    /// Deduplicate repeated strings and map key sets (surp-dedup).
+    #[arg(long)]
+    pub dedup: bool,
+    /// Where to write the Surp document; standard output when absent or `-`.
+    #[arg(short, long, value_name = "OUT")]
+    pub output: Option<PathBuf>,
+}
+
+/// Runs `surp encode`.
+pub fn run(args: &Args) -> Result<(), Error> {
+    files::check_binary_output(args.output.as_deref())?;
+    let input = files::read_input(args.file.as_deref())?;
+    let value = json::parse(&input)?;
+    let bytes = if args.dedup {
+        surp_dedup::to_vec(&value)
+    } else {
+        surp::to_vec(&value)
+    }
+    .map_err(Error::Encode)?;
+    files::write_output(args.output.as_deref(), &bytes)
+}

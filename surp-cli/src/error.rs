@@ -1,0 +1,107 @@
+//! What can make a command fail, and the exit code each failure gives.
+
+use std::fmt::{self, Display};
+use std::io;
+
+/// Exit code for invalid input and failed reads or writes.
+pub const EXIT_FAILURE: u8 = 1;
+/// Exit code for usage errors (clap exits with the same code).
+pub const EXIT_USAGE: u8 = 2;
+
+/// A command's failure.
+#[derive(Debug)]
+pub enum Error {
+    /// The input is not a valid Surp document.
+    Surp(surp::Error),
+    /// The document is valid Surp but has no JSON form (a NaN, a float map key).
+    NotJson(surp::Error),
+    /// The input is not valid JSON; `offset` is the byte it points at.
+    Json {
+        /// serde_json's error, which gives the line and column.
+        error: serde_json::Error,
+        /// The byte offset of that line and column.
+        offset: usize,
+    },
+    /// Encoding a value failed.
+    Encode(surp::Error),
+    /// Reading or writing a file or a standard stream failed.
+    Io {
+        /// "read" or "write".
+        action: &'static str,
+        /// The path, or "standard input" / "standard output".
+        target: String,
+        /// What the system said.
+        error: io::Error,
+    },
+    /// Binary output would go to a terminal.
+    BinaryToTerminal,
+}
+
+impl Error {
+    /// The process exit code for this failure.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            Error::BinaryToTerminal => EXIT_USAGE,
+            _ => EXIT_FAILURE,
+        }
+    }
+
+    /// Whether the reader of our output went away (`surp inspect | head`):
+    /// not worth a message.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Io { error, .. } if error.kind() == io::ErrorKind::BrokenPipe)
+    }
+
+    /// A failed write to standard output.
+    pub fn stdout(error: io::Error) -> Error {
+        Error::Io {
+            action: "write",
+            target: "standard output".to_owned(),
+            error,
+        }
+    }
+}
+
+impl Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Surp(e) => write!(f, "invalid Surp document: {e}"),
+            Error::NotJson(e) => write!(f, "cannot convert to JSON: {e}"),
+            Error::Json { error, offset } => write!(f, "invalid JSON: {error} (byte {offset})"),
+            Error::Encode(e) => write!(f, "cannot encode: {e}"),
+            Error::Io {
+                action,
+                target,
+                error,
+            } => write!(f, "cannot {action} {target}: {error}"),
+            Error::BinaryToTerminal => f.write_str(
+                "refusing to write binary Surp to a terminal: use -o FILE or redirect the output",
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_input_exits_with_1_and_usage_problems_with_2() {
+        let e = Error::Surp(surp::from_slice::<surp::Value>(&[0xa1]).unwrap_err());
+        assert_eq!(e.exit_code(), EXIT_FAILURE);
+        assert_eq!(
+            e.to_string(),
+            "invalid Surp document: array declares 1 items but the input is too short to hold them at byte 0"
+        );
+        assert_eq!(Error::BinaryToTerminal.exit_code(), EXIT_USAGE);
+    }
+
+    #[test]
+    fn a_broken_pipe_is_recognised() {
+        let e = Error::stdout(io::Error::from(io::ErrorKind::BrokenPipe));
+        assert!(e.is_broken_pipe());
+        assert!(!Error::BinaryToTerminal.is_broken_pipe());
+    }
+}

@@ -1,0 +1,201 @@
+//! The string and shape tables of a deduplicated document, rebuilt while it
+//! is walked, so `inspect` can say what a reference stands for.
+//!
+//! `surp::wire` decodes single headers but keeps its own tables private to
+//! the deserializer, so this module follows `docs/spec.md` sections 7.1 and
+//! 7.2 to the letter: a string literal of `len` bytes takes slot `s` when
+//! `len >= refsize(s)` and the table is below its limit; an explicit map
+//! becomes shape `t` when it ends with 1 to 64 keys, all strings, whose header
+//! and keys as written take more bytes than a reference to shape `t`. The
+//! limits are the ones the `surp` decoder uses by default, so a document this
+//! walker accepts is one `surp::from_slice` accepts.
+
+use surp::wire;
+
+/// Most slots the string table takes: what `surp` decodes by default.
+const STRING_LIMIT: usize = if surp::DEFAULT_MAX_DEDUP_STRINGS < wire::MAX_STRING_SLOTS {
+    surp::DEFAULT_MAX_DEDUP_STRINGS
+} else {
+    wire::MAX_STRING_SLOTS
+};
+
+/// Most shapes the shape table takes: what `surp` decodes by default.
+const SHAPE_LIMIT: usize = if surp::DEFAULT_MAX_DEDUP_SHAPES < wire::MAX_SHAPES {
+    surp::DEFAULT_MAX_DEDUP_SHAPES
+} else {
+    wire::MAX_SHAPES
+};
+
+/// One registered shape: where its keys are, and the map that defined it.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    first_key: usize,
+    keys: usize,
+    map_offset: usize,
+}
+
+/// What is known so far about whether an explicit map becomes a shape.
+#[derive(Clone, Copy, Debug)]
+pub struct Candidate {
+    /// Where the map's keys start on the pending stack.
+    mark: usize,
+    /// Every key so far was a string, and the count is within 1..=64.
+    eligible: bool,
+    /// Bytes of the map's header and its string keys as written.
+    size: usize,
+    /// Offset of the map's header.
+    offset: usize,
+}
+
+/// The string table (section 7.1) and the shape table (section 7.2).
+#[derive(Debug, Default)]
+pub struct Tables<'a> {
+    strings: Vec<&'a str>,
+    shapes: Vec<Shape>,
+    shape_keys: Vec<&'a str>,
+    /// Keys of the explicit maps being walked, innermost map last.
+    pending: Vec<&'a str>,
+}
+
+impl<'a> Tables<'a> {
+    /// Gives a string literal the next slot if it takes one.
+    pub fn take_slot(&mut self, text: &'a str) -> Option<u32> {
+        let next = self.strings.len();
+        if next < STRING_LIMIT && text.len() >= wire::str_ref_size(next) {
+            self.strings.push(text);
+            Some(next as u32)
+        } else {
+            None
+        }
+    }
+
+    /// The string in slot `index`, if it is defined.
+    pub fn string(&self, index: u32) -> Option<&'a str> {
+        self.strings.get(index as usize).copied()
+    }
+
+    /// How many string slots are defined.
+    pub fn strings_defined(&self) -> usize {
+        self.strings.len()
+    }
+
+    /// The keys of shape `index`, if it is defined.
+    pub fn shape(&self, index: u32) -> Option<&[&'a str]> {
+        let shape = self.shapes.get(index as usize)?;
+        self.shape_keys
+            .get(shape.first_key..shape.first_key + shape.keys)
+    }
+
+    /// How many shapes are defined.
+    pub fn shapes_defined(&self) -> usize {
+        self.shapes.len()
+    }
+
+    /// Offsets of the maps that defined each shape, by shape index.
+    pub fn shape_origins(&self) -> impl Iterator<Item = usize> + '_ {
+        self.shapes.iter().map(|s| s.map_offset)
+    }
+
+    /// Starts an explicit map of `count` entries whose header, at `offset`,
+    /// is `header_size` bytes.
+    pub fn begin_map(&self, offset: usize, count: u64, header_size: usize) -> Candidate {
+        Candidate {
+            mark: self.pending.len(),
+            eligible: count <= wire::MAX_SHAPE_KEYS as u64,
+            size: header_size,
+            offset,
+        }
+    }
+
+    /// Records a key of an explicit map: `Some(text)` for a string key
+    /// (literal or reference) written in `size` bytes, `None` for any other.
+    pub fn record_key(&mut self, map: &mut Candidate, key: Option<&'a str>, size: usize) {
+        match key {
+            Some(text) => {
+                map.size += size;
+                if map.eligible {
+                    self.pending.push(text);
+                }
+            }
+            None => map.eligible = false,
+        }
+    }
+
+    /// Ends an explicit map; returns the shape it became, if any.
+    pub fn end_map(&mut self, map: Candidate) -> Option<u32> {
+        let next = self.shapes.len();
+        let keys = self.pending.len().saturating_sub(map.mark);
+        let registered =
+            map.eligible && keys > 0 && next < SHAPE_LIMIT && map.size > wire::shape_ref_size(next);
+        if registered {
+            let first_key = self.shape_keys.len();
+            self.shape_keys.extend_from_slice(&self.pending[map.mark..]);
+            self.shapes.push(Shape {
+                first_key,
+                keys,
+                map_offset: map.offset,
+            });
+        }
+        self.pending.truncate(map.mark);
+        registered.then_some(next as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_string_takes_a_slot_only_when_a_reference_is_shorter() {
+        let mut t = Tables::default();
+        assert_eq!(t.take_slot("a"), None);
+        assert_eq!(t.take_slot("ab"), Some(0));
+        for _ in 1..256 {
+            t.take_slot("xy");
+        }
+        // Slot 256 needs a 3-byte reference.
+        assert_eq!(t.take_slot("xy"), None);
+        assert_eq!(t.take_slot("xyz"), Some(256));
+        assert_eq!(t.string(256), Some("xyz"));
+        assert_eq!(t.string(257), None);
+    }
+
+    #[test]
+    fn a_map_becomes_a_shape_only_when_a_reference_is_shorter() {
+        let mut t = Tables::default();
+        // {"": ..}: header 1 + key 1 = 2 bytes, not more than `f6 00`.
+        let mut m = t.begin_map(0, 1, 1);
+        t.record_key(&mut m, Some(""), 1);
+        assert_eq!(t.end_map(m), None);
+        let mut m = t.begin_map(5, 1, 1);
+        t.record_key(&mut m, Some("a"), 2);
+        assert_eq!(t.end_map(m), Some(0));
+        assert_eq!(t.shape(0), Some(&["a"][..]));
+        assert_eq!(t.shape_origins().collect::<Vec<_>>(), [5]);
+    }
+
+    #[test]
+    fn a_non_string_key_or_too_many_keys_keep_a_map_from_becoming_a_shape() {
+        let mut t = Tables::default();
+        let mut m = t.begin_map(0, 2, 1);
+        t.record_key(&mut m, Some("name"), 5);
+        t.record_key(&mut m, None, 1);
+        assert_eq!(t.end_map(m), None);
+        let mut m = t.begin_map(0, 65, 2);
+        t.record_key(&mut m, Some("name"), 5);
+        assert_eq!(t.end_map(m), None);
+        assert_eq!(t.shapes_defined(), 0);
+    }
+
+    #[test]
+    fn nested_maps_register_before_the_map_that_holds_them() {
+        let mut t = Tables::default();
+        let mut outer = t.begin_map(0, 1, 1);
+        t.record_key(&mut outer, Some("outer"), 6);
+        let mut inner = t.begin_map(7, 1, 1);
+        t.record_key(&mut inner, Some("inner"), 6);
+        assert_eq!(t.end_map(inner), Some(0));
+        assert_eq!(t.end_map(outer), Some(1));
+        assert_eq!(t.shape(1), Some(&["outer"][..]));
+    }
+}

@@ -1,0 +1,472 @@
+//! The `surp` binary end to end: round trips of the corpus, dumps of test
+//! vectors, exit codes and messages, and inputs that must not crash it.
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn surp() -> Command {
+    Command::cargo_bin("surp").expect("the surp binary is built")
+}
+
+fn workspace_file(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(path)
+}
+
+/// Runs `surp` with `args` on `stdin`, expecting success; returns stdout.
+fn run_ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    let out = surp().args(args).write_stdin(stdin).output().unwrap();
+    assert!(
+        out.status.success(),
+        "surp {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// Lines of expected output, each ending with a newline.
+fn lines(lines: &[&str]) -> String {
+    lines.iter().map(|line| format!("{line}\n")).collect()
+}
+
+fn from_hex(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// The bytes of the vector called `name` in `docs/vectors/surp-v1.json`.
+fn vector(name: &str) -> Vec<u8> {
+    let text = std::fs::read(workspace_file("docs/vectors/surp-v1.json")).unwrap();
+    let vectors: serde_json::Value = serde_json::from_slice(&text).unwrap();
+    let found = vectors["vectors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|v| v["name"] == name)
+        .unwrap_or_else(|| panic!("no vector {name:?}"));
+    from_hex(found["hex"].as_str().expect("a short vector"))
+}
+
+const CORPUS: [&str; 3] = [
+    "datasets/corpus/twitter.json",
+    "datasets/corpus/citm_catalog.json",
+    "datasets/corpus/canada.json",
+];
+
+#[test]
+fn corpus_documents_survive_json_to_surp_to_json() {
+    for path in CORPUS {
+        let json = std::fs::read(workspace_file(path)).unwrap();
+        let original: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        // An order-sensitive view: `surp::Value` maps are lists of entries.
+        let ordered: surp::Value = serde_json::from_slice(&json).unwrap();
+        let mut sizes = Vec::new();
+        for encode in [&["encode"][..], &["encode", "--dedup"]] {
+            let bytes = run_ok(encode, &json);
+            sizes.push(bytes.len());
+            let back = run_ok(&["decode"], &bytes);
+            let value: serde_json::Value = serde_json::from_slice(&back).unwrap();
+            assert_eq!(value, original, "{path} with {encode:?}");
+            let value: surp::Value = serde_json::from_slice(&back).unwrap();
+            assert!(
+                value == ordered,
+                "{path} with {encode:?}: key order changed"
+            );
+        }
+        // Deduplication never makes a document larger.
+        assert!(sizes[1] <= sizes[0], "{path}: {sizes:?}");
+    }
+}
+
+#[test]
+fn pretty_output_decodes_to_the_same_value() {
+    let json = br#"{"b": [1, 2.5, "x"], "a": {"nested": null}}"#;
+    let bytes = run_ok(&["encode"], json);
+    let pretty = run_ok(&["decode", "--pretty"], &bytes);
+    let text = String::from_utf8(pretty).unwrap();
+    assert_eq!(
+        text,
+        "{\n  \"b\": [\n    1,\n    2.5,\n    \"x\"\n  ],\n  \"a\": {\n    \"nested\": null\n  }\n}\n"
+    );
+}
+
+#[test]
+fn inspect_dumps_a_map_with_string_keys() {
+    let dump = run_ok(&["inspect"], &vector("map with string keys"));
+    assert_eq!(
+        String::from_utf8(dump).unwrap(),
+        lines(&[
+            r#" 0  b2              fixmap 2 entries"#,
+            r#" 1  82 69 64          fixstr "id""#,
+            r#" 4  07                fixuint 7"#,
+            r#" 5  84 6e 61 6d 65    fixstr "name""#,
+            r#"10  84 73 75 72 70    fixstr "surp""#,
+        ])
+    );
+}
+
+#[test]
+fn inspect_dumps_mixed_keys_and_floats() {
+    let dump = run_ok(&["inspect"], &vector("map with mixed keys, in order"));
+    assert_eq!(
+        String::from_utf8(dump).unwrap(),
+        lines(&[
+            r#"0  b3     fixmap 3 entries"#,
+            r#"1  81 62    fixstr "b""#,
+            r#"3  e8       null"#,
+            r#"4  ff       fixnint -1"#,
+            r#"5  e8       null"#,
+            r#"6  c1 6b    fixbin h'6b'"#,
+            r#"8  e8       null"#,
+        ])
+    );
+    let dump = run_ok(&["inspect"], &vector("f64: pi"));
+    assert_eq!(
+        String::from_utf8(dump).unwrap(),
+        lines(&["0  ee 18 2d 44 54 fb 21 09 40  f64 3.141592653589793"])
+    );
+}
+
+#[test]
+fn inspect_shows_what_dedup_references_stand_for() {
+    let json = br#"[{"type": "push", "repo": "surp"}, {"type": "push", "repo": "surp-cli"}]"#;
+    let bytes = run_ok(&["encode", "--dedup"], json);
+    let dump = run_ok(&["inspect"], &bytes);
+    assert_eq!(
+        String::from_utf8(dump).unwrap(),
+        lines(&[
+            r#" 0  f2                          dedup marker"#,
+            r#" 1  a2                          fixarray 2 items"#,
+            r#" 2  b2                            fixmap 2 entries (shape #0)"#,
+            r#" 3  84 74 79 70 65                  fixstr "type" (slot #0)"#,
+            r#" 8  84 70 75 73 68                  fixstr "push" (slot #1)"#,
+            r#"13  84 72 65 70 6f                  fixstr "repo" (slot #2)"#,
+            r#"18  84 73 75 72 70                  fixstr "surp" (slot #3)"#,
+            r#"23  f6 00                         shape reference #0: "type", "repo""#,
+            r#"25  f3 01                           "type": string reference #1: "push""#,
+            r#"27  88 73 75 72 70 2d 63 6c 69      "repo": fixstr "surp-cli" (slot #4)"#,
+        ])
+    );
+}
+
+#[test]
+fn a_truncated_document_fails_with_exit_code_1_and_the_offset() {
+    let json = std::fs::read(workspace_file("datasets/corpus/twitter.json")).unwrap();
+    let bytes = run_ok(&["encode"], &json);
+    let cut = &bytes[..bytes.len() / 2];
+    let expected = surp::from_slice::<surp::Value>(cut).unwrap_err();
+    for command in ["decode", "stats"] {
+        surp()
+            .arg(command)
+            .write_stdin(cut)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(format!("surp: invalid Surp document: {expected}\n"));
+    }
+    // inspect dumps what is there, then says where the input ran out.
+    let eof = format!("unexpected end of input at byte {}", cut.len());
+    let out = surp().arg("inspect").write_stdin(cut).assert().code(1);
+    let out = out.get_output();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.lines().count() > 1000, "the readable part is dumped");
+    let last = stdout.lines().last().unwrap();
+    assert!(last.ends_with(&format!("error: {eof}")), "{last}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("surp: invalid Surp document: {eof}\n")
+    );
+}
+
+#[test]
+fn a_short_truncated_file_names_its_offset() {
+    let dir = std::env::temp_dir().join(format!("surp-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cut.surp");
+    // "uint missing its payload": d9 needs two more bytes.
+    std::fs::write(&file, [0xd9, 0xff]).unwrap();
+    surp()
+        .arg("decode")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr("surp: invalid Surp document: unexpected end of input at byte 2\n");
+    surp()
+        .arg("inspect")
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout("0  d9 ff  error: unexpected end of input at byte 2\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The `share` column of a stats report, in tenths of a percent.
+fn shares(report: &str) -> (Vec<u64>, Vec<u64>) {
+    let mut bytes = Vec::new();
+    let mut tenths = Vec::new();
+    for line in report.lines().skip(1).take(5) {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        bytes.push(fields[1].parse().unwrap());
+        let share = fields[2].trim_end_matches('%').replace('.', "");
+        tenths.push(share.parse().unwrap());
+    }
+    (bytes, tenths)
+}
+
+#[test]
+fn stats_shares_sum_to_exactly_one_hundred_percent() {
+    for path in CORPUS {
+        let json = std::fs::read(workspace_file(path)).unwrap();
+        for encode in [&["encode"][..], &["encode", "--dedup"]] {
+            let bytes = run_ok(encode, &json);
+            let report = String::from_utf8(run_ok(&["stats"], &bytes)).unwrap();
+            let (sizes, tenths) = shares(&report);
+            assert_eq!(sizes.iter().sum::<u64>(), bytes.len() as u64, "{report}");
+            assert_eq!(tenths.iter().sum::<u64>(), 1000, "{report}");
+            let total = report.lines().nth(6).unwrap();
+            assert!(total.starts_with("total"), "{report}");
+            assert!(total.contains(&format!(" {} ", bytes.len())), "{report}");
+            assert!(total.contains("100.0%"), "{report}");
+        }
+    }
+}
+
+#[test]
+fn stats_counts_every_category() {
+    let json = br#"{"name": "surp", "size": 1.5, "tags": ["a", "b"], "ok": true}"#;
+    let bytes = run_ok(&["encode"], json);
+    let report = String::from_utf8(run_ok(&["stats"], &bytes)).unwrap();
+    // keys "name" "size" "tags" "ok"; strings "surp" "a" "b"; the number
+    // 1.5 as binary16; framing: the map, array and true. 54.5% + 27.3% +
+    // 9.1% + 9.1% is 100.0% only because the odd tenths go to the largest
+    // remainders.
+    assert_eq!(
+        report,
+        "kind     bytes   share  tokens\n\
+         keys        18   54.5%       4\n\
+         strings      9   27.3%       3\n\
+         numbers      3    9.1%       1\n\
+         bytes        0    0.0%       0\n\
+         framing      3    9.1%       3\n\
+         total       33  100.0%      11\n"
+    );
+}
+
+#[test]
+fn dedup_estimate_runs_both_encoders() {
+    let json = std::fs::read(workspace_file("datasets/corpus/citm_catalog.json")).unwrap();
+    let plain = run_ok(&["encode"], &json);
+    let dedup = run_ok(&["encode", "--dedup"], &json);
+    let report = String::from_utf8(run_ok(&["stats", "--dedup-estimate"], &plain)).unwrap();
+    assert!(
+        report.contains(&format!("re-encoded plain:  {} bytes\n", plain.len())),
+        "{report}"
+    );
+    assert!(
+        report.contains(&format!("with --dedup:      {} bytes (", dedup.len())),
+        "{report}"
+    );
+}
+
+#[test]
+fn byte_strings_take_the_form_asked_for() {
+    // A byte string 00 01 fe ff.
+    let doc = [0xc4, 0x00, 0x01, 0xfe, 0xff];
+    let decode =
+        |form: &str| String::from_utf8(run_ok(&["decode", "--bytes", form], &doc)).unwrap();
+    assert_eq!(decode("base64"), "\"AAH+/w==\"\n");
+    assert_eq!(decode("hex"), "\"0001feff\"\n");
+    assert_eq!(decode("array"), "[0,1,254,255]\n");
+    assert_eq!(
+        String::from_utf8(run_ok(&["decode"], &doc)).unwrap(),
+        "\"AAH+/w==\"\n"
+    );
+}
+
+#[test]
+fn a_nan_has_no_json_form() {
+    // [1, NaN] with the NaN as binary16.
+    let doc = [0xa2, 0x01, 0xec, 0x00, 0x7e];
+    surp()
+        .arg("decode")
+        .write_stdin(&doc[..])
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr("surp: cannot convert to JSON: the float NaN has no JSON form at byte 2\n");
+}
+
+#[test]
+fn invalid_json_names_the_byte() {
+    surp()
+        .arg("encode")
+        .write_stdin("{\"a\": 1,\n \"b\" 2}")
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicate::str::ends_with("at line 2 column 6 (byte 14)\n"));
+}
+
+#[test]
+fn files_and_dashes_work_like_standard_streams() {
+    let dir = std::env::temp_dir().join(format!("surp-cli-files-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let json = dir.join("in.json");
+    let doc = dir.join("out.surp");
+    std::fs::write(&json, "[1, \"two\", 3.5]").unwrap();
+    surp()
+        .args(["encode", "-o"])
+        .arg(&doc)
+        .arg(&json)
+        .assert()
+        .success()
+        .stdout("");
+    assert_eq!(
+        std::fs::read(&doc).unwrap(),
+        run_ok(&["encode", "-"], b"[1, \"two\", 3.5]")
+    );
+    surp()
+        .arg("decode")
+        .arg(&doc)
+        .assert()
+        .success()
+        .stdout("[1,\"two\",3.5]\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn usage_errors_exit_with_2() {
+    surp().assert().code(2);
+    surp().arg("frobnicate").assert().code(2);
+    surp().args(["decode", "--bytes", "octal"]).assert().code(2);
+    surp().args(["stats", "--no-such-flag"]).assert().code(2);
+}
+
+#[test]
+fn help_has_examples() {
+    surp()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Examples:\n  surp encode data.json -o data.surp",
+        ));
+    for command in ["encode", "decode", "inspect", "stats"] {
+        surp()
+            .args([command, "--help"])
+            .assert()
+            .success()
+            .stdout(predicate::str::contains(format!(
+                "Examples:\n  surp {command}"
+            )));
+    }
+}
+
+#[test]
+fn random_and_truncated_input_never_crashes_any_command() {
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let json = br#"{"a": [1, -2, 3.5, "four", null, true], "b": {"c": "four"}}"#;
+    let doc = run_ok(&["encode", "--dedup"], json);
+    let mut inputs: Vec<Vec<u8>> = (0..doc.len()).map(|cut| doc[..cut].to_vec()).collect();
+    for _ in 0..12 {
+        let len = (next() % 40) as usize;
+        inputs.push((0..len).map(|_| next() as u8).collect());
+    }
+    let commands: [&[&str]; 5] = [
+        &["encode"],
+        &["decode"],
+        &["inspect"],
+        &["stats"],
+        &["stats", "--dedup-estimate"],
+    ];
+    for input in &inputs {
+        for args in commands {
+            let out = surp()
+                .args(args)
+                .write_stdin(input.clone())
+                .output()
+                .unwrap();
+            let code = out.status.code();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                matches!(code, Some(0 | 1)),
+                "surp {args:?} on {input:02x?}: {code:?} {stderr}"
+            );
+            if code == Some(1) {
+                // One line, naming the offset.
+                assert_eq!(stderr.lines().count(), 1, "{stderr}");
+                assert!(stderr.contains("byte "), "{stderr}");
+            }
+        }
+    }
+}
+
+/// The sessions in this crate's README and in the repository's README,
+/// replayed: each `$ command` runs in bash in a fresh directory (with this
+/// build of `surp` first on the PATH) and must print exactly the lines shown
+/// after it.
+#[test]
+fn the_readme_sessions_are_what_the_binary_prints() {
+    replay_session("surp-cli/README.md");
+    replay_session("README.md");
+}
+
+fn replay_session(readme: &str) {
+    let name = readme.replace('/', "-");
+    let readme = std::fs::read_to_string(workspace_file(readme)).unwrap();
+    let session = readme
+        .split("```console\n")
+        .nth(1)
+        .and_then(|rest| rest.split("\n```").next())
+        .expect("the README has a console block");
+    let mut steps: Vec<(String, String)> = Vec::new();
+    for line in session.lines() {
+        match line.strip_prefix("$ ") {
+            Some(command) => steps.push((command.to_owned(), String::new())),
+            None => {
+                let (_, expected) = steps.last_mut().expect("output follows a command");
+                expected.push_str(line);
+                expected.push('\n');
+            }
+        }
+    }
+    // The session starts from events.json; its text is what `cat` shows.
+    let (first, json) = &steps[0];
+    assert_eq!(first, "cat events.json");
+    let dir = std::env::temp_dir().join(format!("surp-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("events.json"), json).unwrap();
+    let bin_dir = assert_cmd::cargo::cargo_bin("surp")
+        .parent()
+        .unwrap()
+        .to_owned();
+    let path = format!(
+        "{}:{}",
+        bin_dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    for (command, expected) in &steps {
+        let out = std::process::Command::new("bash")
+            .arg("-c")
+            .arg(format!("exec 2>&1; {command}"))
+            .current_dir(&dir)
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            *expected,
+            "$ {command}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,16 @@
+//! Lets cargo-built binaries that embed Python, the Rust unit tests, find the
+//! libpython they were linked against at run time, wherever that interpreter
+//! is installed (pyenv puts it outside the loader's search path).
+//!
+//! A wheel built by maturin (which sets `PYO3_BUILD_EXTENSION_MODULE`) does
+//! not link libpython and gets no run path.
+
+fn main() {
+    println!("cargo:rerun-if-env-changed=PYO3_BUILD_EXTENSION_MODULE");
+    if std::env::var_os("PYO3_BUILD_EXTENSION_MODULE").is_some() {
+        return;
+    }
+    if let Some(dir) = pyo3_build_config::get().lib_dir() {
+        println!("cargo:rustc-link-arg=-Wl,-rpath,{dir}");
+    }
+}

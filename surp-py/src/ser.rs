@@ -1,0 +1,310 @@
+//! Encoding: `serde::Serialize` for a borrowed Python object, so that
+//! `surp::Serializer` and `surp_dedup::to_vec` write it directly, with no
+//! intermediate value.
+//!
+//! Each value is dispatched on its exact type first (a pointer comparison
+//! per candidate, most common types first); subclasses of the supported
+//! types (`IntEnum`, `OrderedDict`, named tuples) take a separate, slower
+//! path. Nesting is counted, so a reference cycle or an over-deep object
+//! ends in an `EncodeError` at [`MAX_DEPTH`] instead of a stack overflow.
+//!
+//! serde's error type can only carry a message, so the details of a failure
+//! (the reason, the Python exception behind it, the path to the value) are
+//! recorded in the [`Encoder`] and turned into the `EncodeError` at the top.
+
+use std::cell::{Cell, RefCell};
+use std::fmt::Write as _;
+
+use pyo3::prelude::*;
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
+};
+use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
+
+use crate::error::encode_error;
+
+/// The deepest nesting of lists, tuples and dicts that is encoded: the
+/// decoder's default limit, so everything `dumps` writes, `loads` reads.
+pub(crate) const MAX_DEPTH: usize = surp::DEFAULT_MAX_DEPTH;
+
+/// The state of one `dumps` call: the nesting depth, and what went wrong.
+pub(crate) struct Encoder<'py> {
+    py: Python<'py>,
+    depth: Cell<usize>,
+    failure: RefCell<Option<Failure>>,
+}
+
+/// Why encoding stopped, and where.
+struct Failure {
+    reason: String,
+    /// The Python exception behind the failure, kept as `__cause__`.
+    cause: Option<PyErr>,
+    /// Steps from the failing value up to the root, innermost first.
+    path: Vec<Step>,
+    /// Whether the failing value is (inside) a dict key.
+    in_key: bool,
+}
+
+/// One step of a path into the object.
+enum Step {
+    /// A list or tuple item.
+    Index(usize),
+    /// The entry of a dict under this key (its `repr`).
+    Entry(String),
+}
+
+impl<'py> Encoder<'py> {
+    pub(crate) fn new(py: Python<'py>) -> Self {
+        Encoder {
+            py,
+            depth: Cell::new(0),
+            failure: RefCell::new(None),
+        }
+    }
+
+    /// The object, ready to be handed to a serde serializer.
+    pub(crate) fn wrap<'a>(&'a self, obj: &'a Bound<'py, PyAny>) -> Object<'a, 'py> {
+        Object { obj, enc: self }
+    }
+
+    /// The `EncodeError` (or the Python exception) for a failed encode.
+    pub(crate) fn into_error(self, err: surp::Error) -> PyErr {
+        let Some(failure) = self.failure.into_inner() else {
+            // The encoder itself refused (it never does for the values this
+            // module hands it); report its sentence.
+            return encode_error(self.py, &err.to_string(), "$");
+        };
+        let mut path = String::from("$");
+        for step in failure.path.iter().rev() {
+            match step {
+                Step::Index(i) => write!(path, "[{i}]"),
+                Step::Entry(key) => write!(path, "[{key}]"),
+            }
+            .expect("writing to a String cannot fail");
+        }
+        let reason = if failure.in_key {
+            format!("{} in a dict key", failure.reason)
+        } else {
+            failure.reason
+        };
+        let exc = encode_error(self.py, &reason, &path);
+        if let Some(cause) = failure.cause {
+            exc.set_cause(self.py, Some(cause));
+        }
+        exc
+    }
+
+    /// Records a failure and returns serde's error for it.
+    #[cold]
+    fn fail<E: ser::Error>(&self, reason: String, cause: Option<PyErr>) -> E {
+        let err = E::custom(&reason);
+        *self.failure.borrow_mut() = Some(Failure {
+            reason,
+            cause,
+            path: Vec::new(),
+            in_key: false,
+        });
+        err
+    }
+
+    /// Adds a step to the path of a failure on its way up.
+    #[cold]
+    fn step<E>(&self, step: Step, in_key: bool, err: E) -> E {
+        if let Some(failure) = self.failure.borrow_mut().as_mut() {
+            failure.path.push(step);
+            failure.in_key |= in_key;
+        }
+        err
+    }
+
+    #[inline]
+    fn enter<E: ser::Error>(&self) -> Result<(), E> {
+        let depth = self.depth.get();
+        if depth >= MAX_DEPTH {
+            return Err(self.fail(
+                format!(
+                    "nesting deeper than the limit of {MAX_DEPTH} \
+                     (is there a reference cycle?)"
+                ),
+                None,
+            ));
+        }
+        self.depth.set(depth + 1);
+        Ok(())
+    }
+
+    #[inline]
+    fn leave(&self) {
+        self.depth.set(self.depth.get() - 1);
+    }
+}
+
+/// A Python object seen through `serde::Serialize`.
+#[derive(Clone, Copy)]
+pub(crate) struct Object<'a, 'py> {
+    obj: &'a Bound<'py, PyAny>,
+    enc: &'a Encoder<'py>,
+}
+
+impl Serialize for Object<'_, '_> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let obj = self.obj;
+        if let Ok(v) = obj.cast_exact::<PyString>() {
+            return self.str(v, s);
+        }
+        if let Ok(v) = obj.cast_exact::<PyInt>() {
+            return self.int(v, s);
+        }
+        if let Ok(v) = obj.cast_exact::<PyDict>() {
+            return self.dict(v, s);
+        }
+        if let Ok(v) = obj.cast_exact::<PyFloat>() {
+            return s.serialize_f64(v.value());
+        }
+        if let Ok(v) = obj.cast_exact::<PyList>() {
+            return self.seq(v.len(), v.iter(), s);
+        }
+        if obj.is_none() {
+            return s.serialize_unit();
+        }
+        if let Ok(v) = obj.cast_exact::<PyBool>() {
+            return s.serialize_bool(v.is_true());
+        }
+        if let Ok(v) = obj.cast_exact::<PyBytes>() {
+            return s.serialize_bytes(v.as_bytes());
+        }
+        if let Ok(v) = obj.cast_exact::<PyTuple>() {
+            return self.seq(v.len(), v.iter(), s);
+        }
+        self.other(s)
+    }
+}
+
+impl<'a, 'py> Object<'a, 'py> {
+    fn with<'b>(&self, obj: &'b Bound<'py, PyAny>) -> Object<'b, 'py>
+    where
+        'a: 'b,
+    {
+        Object { obj, enc: self.enc }
+    }
+
+    #[inline]
+    fn str<S: Serializer>(&self, v: &Bound<'py, PyString>, s: S) -> Result<S::Ok, S::Error> {
+        match v.to_str() {
+            Ok(text) => s.serialize_str(text),
+            Err(e) => Err(self.enc.fail(
+                "cannot encode a str that is not valid Unicode (it holds a lone surrogate)"
+                    .to_owned(),
+                Some(e),
+            )),
+        }
+    }
+
+    #[inline]
+    fn int<S: Serializer>(&self, v: &Bound<'py, PyInt>, s: S) -> Result<S::Ok, S::Error> {
+        match v.extract::<i64>() {
+            Ok(i) => s.serialize_i64(i),
+            Err(_) => self.wide_int(v, s),
+        }
+    }
+
+    /// An int outside the i64 range: u64, then the wire's wide integers.
+    #[cold]
+    fn wide_int<S: Serializer>(&self, v: &Bound<'py, PyInt>, s: S) -> Result<S::Ok, S::Error> {
+        if let Ok(u) = v.extract::<u64>() {
+            return s.serialize_u64(u);
+        }
+        if let Ok(i) = v.extract::<i128>() {
+            return s.serialize_i128(i);
+        }
+        if let Ok(u) = v.extract::<u128>() {
+            return s.serialize_u128(u);
+        }
+        Err(self.enc.fail(
+            "cannot encode an int outside -2**127 to 2**128 - 1, the range of Surp's \
+             128-bit integers"
+                .to_owned(),
+            None,
+        ))
+    }
+
+    #[inline]
+    fn seq<S: Serializer>(
+        &self,
+        len: usize,
+        items: impl Iterator<Item = Bound<'py, PyAny>>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        self.enc.enter()?;
+        let mut seq = s.serialize_seq(Some(len))?;
+        for (i, item) in items.enumerate() {
+            seq.serialize_element(&self.with(&item))
+                .map_err(|e| self.enc.step(Step::Index(i), false, e))?;
+        }
+        self.enc.leave();
+        seq.end()
+    }
+
+    #[inline]
+    fn dict<S: Serializer>(&self, d: &Bound<'py, PyDict>, s: S) -> Result<S::Ok, S::Error> {
+        self.enc.enter()?;
+        let mut map = s.serialize_map(Some(d.len()))?;
+        for (key, value) in d.iter() {
+            map.serialize_key(&self.with(&key))
+                .map_err(|e| self.enc.step(Step::Entry(repr(&key)), true, e))?;
+            map.serialize_value(&self.with(&value))
+                .map_err(|e| self.enc.step(Step::Entry(repr(&key)), false, e))?;
+        }
+        self.enc.leave();
+        map.end()
+    }
+
+    /// Subclasses of the supported types, bytearray, and the error for
+    /// everything else.
+    #[cold]
+    fn other<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let obj = self.obj;
+        // bool cannot be subclassed, so an int here is never a bool.
+        if let Ok(v) = obj.cast::<PyInt>() {
+            return self.int(v, s);
+        }
+        if let Ok(v) = obj.cast::<PyFloat>() {
+            return s.serialize_f64(v.value());
+        }
+        if let Ok(v) = obj.cast::<PyString>() {
+            return self.str(v, s);
+        }
+        if let Ok(v) = obj.cast::<PyBytes>() {
+            return s.serialize_bytes(v.as_bytes());
+        }
+        if let Ok(v) = obj.cast::<PyByteArray>() {
+            // A copy: the bytearray's buffer belongs to Python.
+            return s.serialize_bytes(&v.to_vec());
+        }
+        if let Ok(v) = obj.cast::<PyDict>() {
+            return self.dict(v, s);
+        }
+        if let Ok(v) = obj.cast::<PyList>() {
+            return self.seq(v.len(), v.iter(), s);
+        }
+        if let Ok(v) = obj.cast::<PyTuple>() {
+            return self.seq(v.len(), v.iter(), s);
+        }
+        let type_name = obj
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        Err(self.enc.fail(
+            format!("cannot encode an object of type '{type_name}'"),
+            None,
+        ))
+    }
+}
+
+/// The `repr` of a dict key, for error paths.
+#[cold]
+fn repr(key: &Bound<'_, PyAny>) -> String {
+    key.repr()
+        .map_or_else(|_| "<key>".to_owned(), |r| r.to_string())
+}
