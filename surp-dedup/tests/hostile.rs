@@ -136,6 +136,7 @@ fn string_references_of_every_width_to_undefined_slots_are_errors() {
             let expected = ErrorKind::UnknownStringRef {
                 index: index as u32,
                 defined,
+                limit: surp::DEFAULT_MAX_DEDUP_STRINGS,
             };
             assert_eq!(*err.kind(), expected, "{defined} {index}");
             assert_eq!(err.offset(), Some(at));
@@ -169,6 +170,7 @@ fn shape_references_out_of_range_are_errors() {
             let expected = ErrorKind::UnknownShapeRef {
                 index: index as u32,
                 defined,
+                limit: surp::DEFAULT_MAX_DEDUP_SHAPES,
             };
             assert_eq!(*err.kind(), expected, "{defined} {index}");
             assert_eq!(err.offset(), Some(at));
@@ -230,7 +232,8 @@ fn references_take_no_slot_so_every_slot_is_a_literal_and_cycles_cannot_be_writt
         *err.kind(),
         ErrorKind::UnknownStringRef {
             index: 0,
-            defined: 0
+            defined: 0,
+            limit: surp::DEFAULT_MAX_DEDUP_STRINGS,
         }
     );
 }
@@ -259,7 +262,8 @@ fn more_slot_taking_literals_than_the_default_limit_stop_at_it() {
         *err.kind(),
         ErrorKind::UnknownStringRef {
             index: limit as u32,
-            defined: limit
+            defined: limit,
+            limit: limit,
         }
     );
 }
@@ -280,12 +284,13 @@ fn table_bombs_hit_configured_limits_with_clear_errors() {
         *err.kind(),
         ErrorKind::UnknownStringRef {
             index: 1000,
-            defined: 1000
+            defined: 1000,
+            limit: 1000,
         }
     );
     assert!(
         err.to_string()
-            .contains("string slot 1000, but only 1000 slots are defined"),
+            .contains("string slot 1000, beyond this decoder's limit of 1000 slots"),
         "{err}"
     );
 
@@ -302,7 +307,8 @@ fn table_bombs_hit_configured_limits_with_clear_errors() {
         *err.kind(),
         ErrorKind::UnknownShapeRef {
             index: 100,
-            defined: 100
+            defined: 100,
+            limit: 100,
         }
     );
 }
