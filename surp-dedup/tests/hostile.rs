@@ -263,7 +263,7 @@ fn more_slot_taking_literals_than_the_default_limit_stop_at_it() {
         ErrorKind::UnknownStringRef {
             index: limit as u32,
             defined: limit,
-            limit: limit,
+            limit,
         }
     );
 }
