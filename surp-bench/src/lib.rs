@@ -68,7 +68,9 @@
 //! - **Order.** Within a dataset every format first runs its warm-up runs
 //!   of each operation. Then each timed iteration runs encode, decode and
 //!   roundtrip in turn, each round-robin over the formats, so slow drift of
-//!   the machine hits every cell of the dataset alike.
+//!   the machine hits every cell of the dataset alike. The format that goes
+//!   first rotates from one iteration to the next, so the cold caches the
+//!   previous operation leaves behind do not always fall on the same format.
 //! - **Statistics** per cell: median, p95 (nearest rank; with fewer than 20
 //!   samples that is the maximum and is labelled "max"), minimum, and the
 //!   coefficient of variation (sample standard deviation over mean).

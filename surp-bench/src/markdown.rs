@@ -12,7 +12,7 @@ use crate::{Format, Measurement, Operation, Plan};
 pub fn to_markdown(plan: &Plan, measurements: &[Measurement]) -> String {
     let mut out = format!(
         "# Benchmark results: surp-bench {}, {} mode\n\n\
-         {}, formats interleaved round-robin. \
+         {}, formats interleaved round-robin (the first one rotating per iteration). \
          Times are medians; MB/s is serialized bytes over the median time. Sizes are exact \
          and reproducible. `meta.json` beside this file records the machine, toolchain, \
          datasets and commit.\n",

@@ -1,6 +1,6 @@
 //! Timing: checks that every format round-trips a dataset exactly, runs the
 //! warm-up, then the timed iterations, each of which runs every operation of
-//! every format once (formats round-robin), and turns the samples into
+//! every format once (formats round-robin, the first one rotating), and turns the samples into
 //! [`Measurement`]s.
 
 use std::hint::black_box;
@@ -85,7 +85,12 @@ pub(crate) fn measure_dataset(
         }
     }
     // Every iteration runs every operation of every format once, so drift
-    // of the machine during the dataset hits all cells alike.
+    // of the machine during the dataset hits all cells alike. The format
+    // that goes first rotates from one iteration to the next: the first
+    // format of an operation runs right after another operation (the last
+    // format's roundtrip, or every format's encode) has filled the caches
+    // with its own data, and that cold start must not always fall on the
+    // same format.
     for iteration in 0..plan.iterations {
         progress.set_message(format!(
             "{dataset}: iteration {}/{}",
@@ -93,7 +98,9 @@ pub(crate) fn measure_dataset(
             plan.iterations
         ));
         for (op_index, operation) in Operation::ALL.into_iter().enumerate() {
-            for lane in &mut lanes {
+            let first = iteration % lanes.len();
+            let (before, from_first) = lanes.split_at_mut(first);
+            for lane in from_first.iter_mut().chain(before) {
                 let ns = lane.run(operation, dataset, value)?;
                 lane.samples[op_index].push(ns);
                 progress.inc(1);

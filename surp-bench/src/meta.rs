@@ -91,7 +91,8 @@ const METHODOLOGY: Methodology = Methodology {
     decode: "from a slice holding the format's encoding; the clock stops before the decoded \
              value is dropped",
     order: "per dataset: warm-up runs of every operation per format; then each timed \
-            iteration runs encode, decode and roundtrip in turn, each round-robin over the formats",
+            iteration runs encode, decode and roundtrip in turn, each round-robin over the formats; \
+            the format that goes first rotates from one iteration to the next",
     p95: "nearest rank; with fewer than 20 samples it is the maximum (reports label it max)",
     throughput: "serialized bytes / median time, in MB/s (10^6 bytes/s); roundtrip counts the \
                  bytes once",

@@ -29,7 +29,7 @@ pub fn run_page(run: &Run) -> String {
          this file. -->\n\n# Benchmarks: {name}\n\n"
     );
     out.push_str(&format!(
-        "A **{}**-mode run of {}: {}, formats interleaved round-robin. Every number on this page \
+        "A **{}**-mode run of {}: {}, formats interleaved round-robin (the first one rotating per iteration). Every number on this page \
          is read from the run's committed [`summary.csv`]({assets}/summary.csv), and the \
          machine, build and datasets from its [`meta.json`]({assets}/meta.json). The harness's \
          own Markdown summary of the run is `docs/assets/bench/{name}/summary.md` in the \

@@ -40,7 +40,7 @@ pub fn python_page(run: &Run, py: &PythonRun) -> String {
     out.push_str(&format!(
         "A **{}**-mode run of the Python harness `{}`: the `surp` Python module (this \
          repository's crates, built as an extension with PyO3) against {}, dumping and loading \
-         the datasets the Rust harness exports. {}, formats interleaved round-robin. Every \
+         the datasets the Rust harness exports. {}, formats interleaved round-robin (the first one rotating per iteration). Every \
          number on this page is read from the run's committed \
          [`{PYTHON_SUMMARY}`]({assets}/{PYTHON_SUMMARY}), and the interpreter, packages and \
          machine from its [`{PYTHON_META}`]({assets}/{PYTHON_META}). The Rust benchmark of the \
