@@ -10,6 +10,7 @@ use surp_bench::{Dataset, Mode, Operation, Stats, csv_rows};
 use crate::DocsError;
 use crate::meta::RunMeta;
 use crate::python_meta::PythonMeta;
+use crate::run::check_every_cell_once;
 
 /// The subfolder of a run folder that holds the Python run of the same
 /// version.
@@ -93,32 +94,13 @@ impl PythonRun {
                 operations.push(m.operation);
             }
         }
-        let expected = formats.len() * datasets.len() * operations.len();
-        if measurements.len() != expected {
-            return Err(bad(format!(
-                "{PYTHON_SUMMARY} has {} rows, but {} formats x {} datasets x {} operations make \
-                 {expected}",
-                measurements.len(),
-                formats.len(),
-                datasets.len(),
-                operations.len()
-            )));
-        }
-        for f in &formats {
-            for &d in &datasets {
-                for &op in &operations {
-                    let n = measurements
-                        .iter()
-                        .filter(|m| m.format == *f && m.dataset == d && m.operation == op)
-                        .count();
-                    if n != 1 {
-                        return Err(bad(format!(
-                            "{PYTHON_SUMMARY} has {n} rows for {f} {op} on {d}, not one"
-                        )));
-                    }
-                }
-            }
-        }
+        let rows: Vec<_> = measurements
+            .iter()
+            .map(|m| (m.format.as_str(), m.dataset, m.operation))
+            .collect();
+        let names: Vec<&str> = formats.iter().map(String::as_str).collect();
+        check_every_cell_once(PYTHON_SUMMARY, &rows, &names, &datasets, &operations)
+            .map_err(bad)?;
         if let Some(extra) = meta.packages.keys().find(|name| !formats.contains(name)) {
             return Err(bad(format!(
                 "{PYTHON_META} describes the format `{extra}`, which {PYTHON_SUMMARY} has no \

@@ -82,32 +82,19 @@ impl Run {
         }
         let plan = Plan::new(mode, formats, datasets, Some(meta.iterations))
             .map_err(|err| bad(err.to_string()))?;
-        let expected = plan.cells();
-        if measurements.len() != expected {
-            return Err(bad(format!(
-                "summary.csv has {} rows, but {} formats x {} datasets x {} operations make {expected}",
-                measurements.len(),
-                plan.formats.len(),
-                plan.datasets.len(),
-                Operation::ALL.len()
-            )));
-        }
-        for f in &plan.formats {
-            for &d in &plan.datasets {
-                for op in Operation::ALL {
-                    let n = measurements
-                        .iter()
-                        .filter(|m| m.format == *f && m.dataset == d && m.operation == op)
-                        .count();
-                    if n != 1 {
-                        return Err(bad(format!(
-                            "summary.csv has {n} rows for {} {op} on {d}, not one",
-                            f.name
-                        )));
-                    }
-                }
-            }
-        }
+        let rows: Vec<_> = measurements
+            .iter()
+            .map(|m| (m.format.name, m.dataset, m.operation))
+            .collect();
+        let names: Vec<&str> = plan.formats.iter().map(|f| f.name).collect();
+        check_every_cell_once(
+            "summary.csv",
+            &rows,
+            &names,
+            &plan.datasets,
+            &Operation::ALL,
+        )
+        .map_err(bad)?;
         if let Some(m) = measurements
             .iter()
             .find(|m| m.stats.samples != meta.iterations)
@@ -151,6 +138,39 @@ impl Run {
             .iter()
             .find(|m| m.format.name == format && m.dataset == dataset && m.operation == op)
     }
+}
+
+/// Checks that a summary's rows, given as (format, dataset, operation),
+/// hold every combination of `formats` x `datasets` x `operations` exactly
+/// once; `file` names the summary in the error.
+pub(crate) fn check_every_cell_once(
+    file: &str,
+    rows: &[(&str, Dataset, Operation)],
+    formats: &[&str],
+    datasets: &[Dataset],
+    operations: &[Operation],
+) -> Result<(), String> {
+    let expected = formats.len() * datasets.len() * operations.len();
+    if rows.len() != expected {
+        return Err(format!(
+            "{file} has {} rows, but {} formats x {} datasets x {} operations make {expected}",
+            rows.len(),
+            formats.len(),
+            datasets.len(),
+            operations.len()
+        ));
+    }
+    for &f in formats {
+        for &d in datasets {
+            for &op in operations {
+                let n = rows.iter().filter(|&&row| row == (f, d, op)).count();
+                if n != 1 {
+                    return Err(format!("{file} has {n} rows for {f} {op} on {d}, not one"));
+                }
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Every run folder under `bench_root` (normally `docs/assets/bench/`),
