@@ -4,10 +4,12 @@
 //! so the tests of this binary can run in parallel) measures the peak of live
 //! heap bytes.
 
+mod common;
 mod counting;
 
 use std::collections::{BTreeMap, HashMap};
 
+use common::claim;
 use counting::peak_heap_during;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_bytes::ByteBuf;
@@ -18,19 +20,6 @@ const KIB: usize = 1024;
 
 /// What the brief allows a tiny hostile document to cost.
 const SMALL: usize = 64 * KIB;
-
-/// A header of `kind` claiming `len` items in the 8-byte length class: 9 bytes.
-fn claim(kind: Kind, len: u64) -> Vec<u8> {
-    let first = match kind {
-        Kind::Str => wire::STR8,
-        Kind::Bytes => wire::BIN8,
-        Kind::Array => wire::ARRAY8,
-        Kind::Map => wire::MAP8,
-    };
-    let mut input = vec![first + 3];
-    input.extend_from_slice(&len.to_le_bytes());
-    input
-}
 
 /// Peak heap of decoding `input` as `T` with `opts`, from a slice and from a
 /// reader; the decode must fail.

@@ -56,11 +56,13 @@
 //! and with shapes, shape references to 64 keys, and references to long
 //! strings and long keys repeated until `max_alloc` stops them.
 
+mod common;
 mod counting;
 
 use std::collections::BTreeSet;
 use std::path::Path;
 
+use common::claim;
 use counting::{Usage, usage_of};
 use serde::de::IgnoredAny;
 use surp::wire::{self, Kind};
@@ -200,19 +202,6 @@ fn every_fuzz_seed_decodes_within_the_bound() {
 fn header(kind: Kind, len: usize) -> Vec<u8> {
     let mut out = Vec::new();
     wire::write_header(&mut out, kind, len).unwrap();
-    out
-}
-
-/// A header of `kind` claiming `len` in the 8-byte length class.
-fn claim(kind: Kind, len: u64) -> Vec<u8> {
-    let first = match kind {
-        Kind::Str => wire::STR8,
-        Kind::Bytes => wire::BIN8,
-        Kind::Array => wire::ARRAY8,
-        Kind::Map => wire::MAP8,
-    };
-    let mut out = vec![first + 3];
-    out.extend_from_slice(&len.to_le_bytes());
     out
 }
 

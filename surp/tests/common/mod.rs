@@ -1,5 +1,6 @@
-//! Shared pieces of the property tests: strategies for arbitrary `Value`s
-//! with an emphasis on the wire's boundaries, and bit-exact comparison.
+//! Shared pieces of the tests: strategies for arbitrary `Value`s
+//! with an emphasis on the wire's boundaries, bit-exact comparison, and
+//! headers that claim huge lengths.
 //!
 //! Floats are compared by their bits everywhere, so `-0.0` and NaN payloads
 //! count; `Value`'s own `PartialEq` compares floats by value.
@@ -7,6 +8,7 @@
 #![allow(dead_code)] // Each test binary uses its own subset.
 
 use proptest::prelude::*;
+use surp::wire::{self, Kind};
 use surp::{Integer, Value};
 
 /// Integers at every width boundary of the wire: `2^(8k)` and its neighbours
@@ -170,4 +172,18 @@ pub fn on_stack_of<T: Send + 'static>(kib: usize, f: impl FnOnce() -> T + Send +
         .expect("spawn a test thread")
         .join()
         .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+}
+
+/// A header of `kind` claiming `len` items in the 8-byte length class: 9
+/// bytes that promise far more than follows them.
+pub fn claim(kind: Kind, len: u64) -> Vec<u8> {
+    let first = match kind {
+        Kind::Str => wire::STR8,
+        Kind::Bytes => wire::BIN8,
+        Kind::Array => wire::ARRAY8,
+        Kind::Map => wire::MAP8,
+    };
+    let mut header = vec![first + 3];
+    header.extend_from_slice(&len.to_le_bytes());
+    header
 }
