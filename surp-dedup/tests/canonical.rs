@@ -8,8 +8,12 @@
 //! bytes. Property tests also check the round trip, that the output is never
 //! longer than plain Surp, and that encoding is deterministic.
 
+#[path = "../../surp/tests/common/mod.rs"]
+mod common;
+
 use std::collections::BTreeMap;
 
+use common::same_bits;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
 use surp::Value;
@@ -123,23 +127,6 @@ impl Reference {
     }
 }
 
-/// Equality with floats compared by bits.
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
-        }
-        (Value::Map(x), Value::Map(y)) => {
-            x.len() == y.len()
-                && x.iter()
-                    .zip(y)
-                    .all(|((k1, v1), (k2, v2))| same(k1, k2) && same(v1, v2))
-        }
-        _ => a == b,
-    }
-}
-
 /// Strings from a small pool, so that repeats and shapes are common.
 fn word() -> impl Strategy<Value = String> {
     prop_oneof![
@@ -212,11 +199,11 @@ proptest! {
         let plain = surp::to_vec(&v).unwrap();
         prop_assert!(dedup.len() <= plain.len(), "{} > {}", dedup.len(), plain.len());
         let back: Value = surp_dedup::from_slice(&dedup).unwrap();
-        prop_assert!(same(&back, &v), "decoded {}", back);
+        prop_assert!(same_bits(&back, &v), "decoded {}", back);
         let via_surp: Value = surp::from_slice(&dedup).unwrap();
-        prop_assert!(same(&via_surp, &v));
+        prop_assert!(same_bits(&via_surp, &v));
         let via_reader: Value = surp_dedup::from_reader(&dedup[..]).unwrap();
-        prop_assert!(same(&via_reader, &v));
+        prop_assert!(same_bits(&via_reader, &v));
         prop_assert_eq!(surp_dedup::to_vec(&v).unwrap(), dedup, "deterministic");
     }
 }
