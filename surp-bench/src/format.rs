@@ -180,14 +180,11 @@ fn surp_decode(bytes: &[u8]) -> Result<Value, CodecError> {
     Ok(surp::from_slice(bytes)?)
 }
 
-// surp-dedup builds each document in a Vec of its own (it may rewrite a map
-// once it has seen all the keys) and has no way to write into a caller's
-// buffer, so its encode is `surp_dedup::to_vec`, growth of that Vec
-// included. Taking the Vec as the buffer, rather than copying it in through
-// `to_writer`, adds nothing the user's call would not do.
+// surp-dedup may rewrite a map once it has seen all its keys, so it builds
+// the document in a Vec rather than streaming to a writer; it appends to the
+// caller's Vec, which is what `surp_dedup::to_vec` does with a new one.
 fn surp_dedup_encode(value: &Value, buf: &mut Vec<u8>) -> Result<(), CodecError> {
-    *buf = surp_dedup::to_vec(value)?;
-    Ok(())
+    Ok(surp_dedup::append_to_vec(buf, value)?)
 }
 
 fn surp_dedup_decode(bytes: &[u8]) -> Result<Value, CodecError> {

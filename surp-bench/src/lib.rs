@@ -57,12 +57,11 @@
 //! - **Datasets** are verified against the pinned manifest (sha256 of their
 //!   canonical bytes) before anything is timed; a mismatch stops the run.
 //! - **Encode buffer.** Each format encodes into its own `Vec<u8>`, cleared
-//!   (capacity kept) before every encode, through the format's writer API.
-//!   After the first encode no timed run grows the buffer, so encode times
-//!   measure the codec, not the allocator's growth policy. The one exception
-//!   is `surp_dedup`, which can only build its document in a `Vec` of its
-//!   own (`surp_dedup::to_vec`); that `Vec` replaces the buffer, so its
-//!   encode time includes growing it.
+//!   (capacity kept) before every encode, through the format's writer API
+//!   (for `surp_dedup`, `surp_dedup::append_to_vec`, which builds the
+//!   document in the buffer it is given). After the first encode no timed
+//!   run grows the buffer, so encode times measure the codec, not the
+//!   allocator's growth policy.
 //! - **Decode** times stop before the decoded value is dropped; freeing the
 //!   tree is not counted for any format.
 //! - **Order.** Within a dataset every format first runs its warm-up runs

@@ -84,10 +84,9 @@ pub struct Methodology {
 }
 
 const METHODOLOGY: Methodology = Methodology {
-    encode_buffer: "each format encodes into its own Vec<u8> through its writer API; the Vec is \
-                    cleared (capacity kept) before every encode, so timed encodes never grow it; \
-                    except surp_dedup, which has no such API: its time is surp_dedup::to_vec, \
-                    growth of its own Vec included",
+    encode_buffer: "each format encodes into its own Vec<u8> through its writer API \
+                    (surp_dedup: surp_dedup::append_to_vec); the Vec is cleared (capacity kept) \
+                    before every encode, so timed encodes never grow it",
     decode: "from a slice holding the format's encoding; the clock stops before the decoded \
              value is dropped",
     order: "per dataset: warm-up runs of every operation per format; then each timed \

@@ -159,9 +159,10 @@ fn count_error(kind: Kind, declared: usize, written: usize) -> Error {
 }
 
 impl Encoder {
-    pub(crate) fn new(max_strings: usize, max_shapes: usize) -> Encoder {
+    /// An encoder that appends to `out`.
+    pub(crate) fn new(out: Vec<u8>, max_strings: usize, max_shapes: usize) -> Encoder {
         Encoder {
-            out: Vec::with_capacity(128),
+            out,
             strings: StringTable::new(max_strings),
             shapes: ShapeTable::new(max_shapes),
             predictions: Predictions::new(),

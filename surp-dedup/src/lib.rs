@@ -75,6 +75,12 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> surp::Result<Vec<u8>> {
     Options::new().to_vec(value)
 }
 
+/// Encodes `value` with deduplication at the end of `out`, reusing its
+/// capacity (see [`Options::append_to_vec`]).
+pub fn append_to_vec<T: Serialize + ?Sized>(out: &mut Vec<u8>, value: &T) -> surp::Result<()> {
+    Options::new().append_to_vec(out, value)
+}
+
 /// Encodes `value` with deduplication into `writer` (built in memory first;
 /// see [`Options::to_writer`]).
 pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> surp::Result<()> {

@@ -83,15 +83,47 @@ impl Options {
     /// The result is never longer than `surp::to_vec(value)`; when nothing
     /// repeats it is exactly that.
     pub fn to_vec<T: Serialize + ?Sized>(&self, value: &T) -> surp::Result<Vec<u8>> {
-        let mut enc = Encoder::new(self.max_strings, self.max_shapes);
+        let mut out = Vec::with_capacity(128);
+        self.append_to_vec(&mut out, value)?;
+        Ok(out)
+    }
+
+    /// Encodes `value` at the end of `out`, reusing its capacity: the way to
+    /// encode many documents without allocating a buffer for each.
+    ///
+    /// The bytes appended are those [`Options::to_vec`] returns. On an error
+    /// `out` is left as it was.
+    ///
+    /// ```
+    /// # fn main() -> Result<(), surp::Error> {
+    /// let opts = surp_dedup::Options::new();
+    /// let mut buf = Vec::new();
+    /// for day in [["rain", "rain"], ["sun", "sun"]] {
+    ///     buf.clear();
+    ///     opts.append_to_vec(&mut buf, &day)?;
+    ///     assert_eq!(buf, opts.to_vec(&day)?);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn append_to_vec<T: Serialize + ?Sized>(
+        &self,
+        out: &mut Vec<u8>,
+        value: &T,
+    ) -> surp::Result<()> {
+        let base = out.len();
+        let mut enc = Encoder::new(std::mem::take(out), self.max_strings, self.max_shapes);
         enc.out.push(wire::DEDUP_MARKER);
-        value.serialize(Serializer::new(&mut enc, ROOT_CONTEXT))?;
-        let mut out = enc.out;
+        let result = value.serialize(Serializer::new(&mut enc, ROOT_CONTEXT));
+        *out = enc.out;
+        if let Err(e) = result {
+            out.truncate(base);
+            return Err(e);
+        }
         if !enc.wrote_reference {
             // No reference was written: the rest is the plain document.
-            out.remove(0);
+            out.remove(base);
         }
-        Ok(out)
+        Ok(())
     }
 
     /// Encodes `value` into `writer`.

@@ -206,6 +206,38 @@ proptest! {
         prop_assert!(same_bits(&via_reader, &v));
         prop_assert_eq!(surp_dedup::to_vec(&v).unwrap(), dedup, "deterministic");
     }
+
+    /// Appending writes exactly `to_vec`'s bytes after what the buffer held,
+    /// whether or not the document turns out to need the marker (which the
+    /// encoder removes from the middle of the buffer when it does not).
+    #[test]
+    fn append_to_vec_appends_the_to_vec_bytes(
+        v in document(),
+        prefix in prop::collection::vec(any::<u8>(), 0..8),
+    ) {
+        let mut buf = prefix.clone();
+        surp_dedup::append_to_vec(&mut buf, &v).unwrap();
+        prop_assert_eq!(&buf[..prefix.len()], &prefix[..]);
+        prop_assert_eq!(&buf[prefix.len()..], &surp_dedup::to_vec(&v).unwrap()[..]);
+    }
+}
+
+#[test]
+fn append_to_vec_leaves_the_buffer_as_it_was_on_an_error() {
+    struct Fails;
+    impl Serialize for Fails {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::{Error, SerializeSeq};
+            let mut seq = s.serialize_seq(Some(3))?;
+            seq.serialize_element("repeated")?;
+            seq.serialize_element("repeated")?;
+            Err(S::Error::custom("the third element cannot be serialized"))
+        }
+    }
+    let mut buf = b"kept".to_vec();
+    let err = surp_dedup::append_to_vec(&mut buf, &Fails).unwrap_err();
+    assert!(err.to_string().contains("third element"), "{err}");
+    assert_eq!(buf, b"kept");
 }
 
 #[derive(Serialize, Deserialize, Debug, PartialEq, Clone)]
