@@ -331,17 +331,20 @@ def cpu_model():
 
 
 def git_commit():
+    """The checkout the run is made from, read before any output is written
+    (as the Rust harness does); untracked files do not make it dirty."""
     try:
         out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True,
                              text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain"], cwd=REPO, capture_output=True,
-                               text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"],
+                               cwd=REPO, capture_output=True, text=True,
+                               check=True).stdout.strip()
         return {"commit": out, "dirty": bool(dirty)}
     except (OSError, subprocess.CalledProcessError):
         return {"commit": None, "dirty": None}
 
 
-def meta(index, formats, iterations, warmup):
+def meta(index, formats, iterations, warmup, git):
     return {
         "harness": "bench/python/bench_surp.py",
         "mode": index["mode"],
@@ -361,7 +364,7 @@ def meta(index, formats, iterations, warmup):
         "dataset_version": index["dataset_version"],
         "surp_format_version": index["surp_format_version"],
         "datasets": [{"name": d["name"], "sha256": d["sha256"]} for d in index["datasets"]],
-        "git": git_commit(),
+        "git": git,
         "methodology": {
             "check": "before timing, each format encodes each dataset twice (identical bytes) and "
                      "decodes it back to the dataset value, compared through Surp's encoding "
@@ -412,6 +415,7 @@ def main(argv=None):
     output = args.output or (REPO / "bench/results/python" if mode == "ci"
                              else REPO / f"docs/assets/bench/v{surp.__version__}/python")
     output.mkdir(parents=True, exist_ok=True)
+    git = git_commit()
 
     measurements = []
     for entry in entries:
@@ -428,7 +432,7 @@ def main(argv=None):
         f.write(CSV_HEADER + "\n")
         f.writelines(m.csv_row() + "\n" for m in measurements)
     with open(output / "python_meta.json", "w", encoding="utf-8") as f:
-        json.dump(meta(index, formats, iterations, warmup), f, indent=2, ensure_ascii=False)
+        json.dump(meta(index, formats, iterations, warmup, git), f, indent=2, ensure_ascii=False)
         f.write("\n")
     chart(measurements, names, formats, iterations, output / "python_chart.svg")
     sys.stdout.write(table(measurements, names, formats, mode, iterations, warmup))
