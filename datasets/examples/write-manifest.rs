@@ -1,4 +1,4 @@
-//! Regenerates `datasets/manifest.toml` (and the generated tables in
+//! Regenerates `datasets/manifest.toml`, `datasets/typed-manifest.toml` (and the generated tables in
 //! `datasets/README.md`) from the current generators and corpus.
 //!
 //! Run after bumping `DATASET_VERSION`, never to paper over an unexplained
@@ -12,13 +12,16 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use surp_datasets::Manifest;
+use surp_datasets::typed::regenerate_typed_manifest;
 
 fn main() -> ExitCode {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR"));
     let manifest = Manifest::regenerate();
     let manifest_path = dir.join("manifest.toml");
     let readme_path = dir.join("README.md");
+    let typed_path = dir.join("typed-manifest.toml");
     let result = std::fs::write(&manifest_path, manifest.to_toml())
+        .and_then(|()| std::fs::write(&typed_path, regenerate_typed_manifest()))
         .map_err(|e| format!("cannot write {}: {e}", manifest_path.display()))
         .and_then(|()| {
             let readme = std::fs::read_to_string(&readme_path)

@@ -22,6 +22,18 @@ pub enum DatasetError {
         /// The sha256 of the value that was checked.
         actual: String,
     },
+    /// The sha256 of a typed dataset's JSON encoding differs from the one in
+    /// `typed-manifest.toml`: the data changed.
+    TypedMismatch {
+        /// The typed dataset's name.
+        dataset: &'static str,
+        /// The scale at which it changed.
+        scale: Scale,
+        /// The sha256 recorded in the typed manifest.
+        expected: String,
+        /// The sha256 of the value that was checked.
+        actual: String,
+    },
     /// An embedded corpus file is not the file the manifest (and its source
     /// note) pins.
     CorpusFileMismatch {
@@ -83,6 +95,18 @@ impl fmt::Display for DatasetError {
                  (expected sha256 {expected}, got {actual}); a generator change is a new \
                  dataset version: bump DATASET_VERSION (now {DATASET_VERSION}) and regenerate \
                  datasets/manifest.toml"
+            ),
+            DatasetError::TypedMismatch {
+                dataset,
+                scale,
+                expected,
+                actual,
+            } => write!(
+                f,
+                "typed dataset `{dataset}` at scale `{scale}` no longer matches \
+                 typed-manifest.toml (expected sha256 {expected}, got {actual}); a generator \
+                 change is a new typed dataset version: bump TYPED_DATASET_VERSION and \
+                 regenerate the manifest"
             ),
             DatasetError::CorpusFileMismatch {
                 dataset,

@@ -8,6 +8,7 @@ mod generate;
 mod manifest;
 pub mod model;
 mod scale;
+pub mod typed;
 
 pub use canonical::{canonical_bytes, canonical_len, sha256_hex};
 pub use dataset::Dataset;

@@ -26,6 +26,8 @@ use crate::{BenchError, Format, Measurement, Operation};
 pub enum Chart {
     /// Serialized size per format and dataset.
     Size,
+    /// Serialized size after zstd (level 3) per format and dataset.
+    ZstdSize,
     /// Median time of one operation per format and dataset.
     Time(Operation),
 }
@@ -60,20 +62,14 @@ const GRID_LIGHT: RGBColor = RGBColor(0xEE, 0xEE, 0xEE);
 const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
 
 impl Chart {
-    /// Every chart, in the order they are written.
-    pub const ALL: [Chart; 4] = [
-        Chart::Size,
-        Chart::Time(Operation::Encode),
-        Chart::Time(Operation::Decode),
-        Chart::Time(Operation::Roundtrip),
-    ];
-
     /// The chart's file name inside `charts/`.
     pub fn file_name(self) -> &'static str {
         match self {
             Chart::Size => "size.svg",
+            Chart::ZstdSize => "size_zstd.svg",
             Chart::Time(Operation::Encode) => "encode.svg",
             Chart::Time(Operation::Decode) => "decode.svg",
+            Chart::Time(Operation::DecodeBorrowed) => "decode_borrowed.svg",
             Chart::Time(Operation::Roundtrip) => "roundtrip.svg",
         }
     }
@@ -81,6 +77,7 @@ impl Chart {
     fn title(self, iterations: usize) -> String {
         match self {
             Chart::Size => "Serialized size (lower is better)".to_owned(),
+            Chart::ZstdSize => "Size after zstd level 3 (lower is better)".to_owned(),
             Chart::Time(op) => format!(
                 "{} time, median of {iterations} runs (lower is better)",
                 op.title()
@@ -91,9 +88,11 @@ impl Chart {
     fn measure(self) -> &'static str {
         match self {
             Chart::Size => "serialized size",
+            Chart::ZstdSize => "size after zstd -3",
             Chart::Time(op) => match op {
                 Operation::Encode => "median encode time",
                 Operation::Decode => "median decode time",
+                Operation::DecodeBorrowed => "median borrowed decode time",
                 Operation::Roundtrip => "median roundtrip time",
             },
         }
@@ -101,18 +100,26 @@ impl Chart {
 
     /// The chart's value for a measurement, in base units (bytes or
     /// nanoseconds).
-    fn value(self, m: &Measurement) -> f64 {
+    fn value(self, m: &Measurement) -> Option<f64> {
         match self {
-            Chart::Size => m.size_bytes as f64,
-            Chart::Time(_) => m.stats.median_ns as f64,
+            Chart::Size => Some(m.size_bytes as f64),
+            Chart::ZstdSize => m.zstd_bytes.map(|z| z as f64),
+            Chart::Time(_) => Some(m.stats.median_ns as f64),
         }
     }
 
     fn units(self) -> &'static [Unit] {
         match self {
-            Chart::Size => &SIZE_UNITS,
+            Chart::Size | Chart::ZstdSize => &SIZE_UNITS,
             Chart::Time(_) => &TIME_UNITS,
         }
+    }
+
+    /// Sizes are drawn on a linear axis whatever their span, so that a bar
+    /// half as long is half the bytes; times spread over orders of
+    /// magnitude and get a log axis when they do.
+    fn allows_log_axis(self) -> bool {
+        matches!(self, Chart::Time(_))
     }
 
     /// Draws the chart for these measurements as an SVG document. Groups and
@@ -123,12 +130,12 @@ impl Chart {
         iterations: usize,
     ) -> Result<String, BenchError> {
         let wanted = match self {
-            Chart::Size => Operation::Encode,
+            Chart::Size | Chart::ZstdSize => Operation::Encode,
             Chart::Time(op) => op,
         };
         let rows: Vec<&Measurement> = measurements
             .iter()
-            .filter(|m| m.operation == wanted)
+            .filter(|m| m.operation == wanted && self.value(m).is_some())
             .collect();
         let mut datasets = Vec::new();
         let mut formats: Vec<&'static Format> = Vec::new();
@@ -147,14 +154,16 @@ impl Chart {
         let longest_name = datasets.iter().map(|d| d.name().len()).max().unwrap_or(0);
         let name_px = text_px(longest_name, TEXT_FONT) + 16;
         let axis = ValueAxis::fit(
-            rows.iter().map(|m| self.value(m)),
+            rows.iter().filter_map(|m| self.value(m)),
             self.units(),
             WIDTH - 2 * MARGIN_PX - name_px,
+            self.allows_log_axis(),
         );
 
         let group_px = formats.len() as u32 * BAR_PX + GROUP_GAP_PX;
         let plot_px = datasets.len().max(1) as u32 * group_px;
-        let height = MARGIN_PX + TITLE_PX + LEGEND_PX + plot_px + X_AXIS_PX + MARGIN_PX;
+        let legend_px = LEGEND_PX * legend_rows(&formats, WIDTH - 2 * MARGIN_PX);
+        let height = MARGIN_PX + TITLE_PX + legend_px + plot_px + X_AXIS_PX + MARGIN_PX;
 
         let mut svg = String::new();
         {
@@ -162,7 +171,7 @@ impl Chart {
             root.fill(&WHITE).map_err(|e| failed(&e))?;
             let area = root.margin(MARGIN_PX, MARGIN_PX, MARGIN_PX, MARGIN_PX);
             let (title_area, rest) = area.split_vertically(TITLE_PX);
-            let (legend_area, plot_area) = rest.split_vertically(LEGEND_PX);
+            let (legend_area, plot_area) = rest.split_vertically(legend_px);
 
             title_area
                 .draw(&Text::new(
@@ -223,7 +232,9 @@ impl Chart {
                     else {
                         continue;
                     };
-                    let value = self.value(m);
+                    let Some(value) = self.value(m) else {
+                        continue;
+                    };
                     let y1 = top - k as f64 * bar;
                     let y0 = y1 - bar;
                     chart
@@ -247,28 +258,62 @@ impl Chart {
     }
 }
 
-/// A row of colour swatches with the format labels, spaced by their
+/// A format's legend text: its label, marked when a reader needs the
+/// schema to decode it.
+fn legend_label(format: &Format) -> String {
+    if format.needs_schema {
+        format!("{} (schema)", format.label)
+    } else {
+        format.label.to_owned()
+    }
+}
+
+/// Where each legend entry goes: (row, x) in pixels, wrapping to a new row
+/// when the next entry would pass `width`, so entries never overlap.
+fn legend_layout(formats: &[&'static Format], width: u32) -> Vec<(u32, i32)> {
+    const SWATCH: i32 = 16;
+    let mut places = Vec::with_capacity(formats.len());
+    let (mut row, mut x) = (0, 0);
+    for format in formats {
+        let entry = SWATCH + 6 + text_px(legend_label(format).chars().count(), TEXT_FONT) as i32;
+        if x > 0 && x + entry > width as i32 {
+            row += 1;
+            x = 0;
+        }
+        places.push((row, x));
+        x += entry + 24;
+    }
+    places
+}
+
+fn legend_rows(formats: &[&'static Format], width: u32) -> u32 {
+    legend_layout(formats, width)
+        .last()
+        .map_or(1, |&(row, _)| row + 1)
+}
+
+/// Rows of colour swatches with the format labels, spaced by their
 /// estimated widths so they never overlap.
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     formats: &[&'static Format],
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let swatch = 16;
-    let mut x = 0;
-    for format in formats {
+    let width = area.dim_in_pixel().0;
+    for (format, (row, x)) in formats.iter().zip(legend_layout(formats, width)) {
+        let y = 6 + (row * LEGEND_PX) as i32;
         area.draw(&Rectangle::new(
-            [(x, 6), (x + swatch, 6 + swatch)],
+            [(x, y), (x + swatch, y + swatch)],
             colour(format).filled(),
         ))?;
         area.draw(&Text::new(
-            format.label,
-            (x + swatch + 6, 6 + swatch / 2),
+            legend_label(format),
+            (x + swatch + 6, y + swatch / 2),
             (FONT, TEXT_FONT)
                 .into_font()
                 .color(&INK)
                 .pos(Pos::new(HPos::Left, VPos::Center)),
         ))?;
-        x += swatch + 6 + text_px(format.label.len(), TEXT_FONT) as i32 + 24;
     }
     Ok(())
 }
@@ -351,12 +396,17 @@ struct ValueAxis {
 }
 
 impl ValueAxis {
-    fn fit(values: impl Iterator<Item = f64>, units: &'static [Unit], plot_px: u32) -> ValueAxis {
+    fn fit(
+        values: impl Iterator<Item = f64>,
+        units: &'static [Unit],
+        plot_px: u32,
+        allow_log: bool,
+    ) -> ValueAxis {
         let positive: Vec<f64> = values.filter(|v| *v > 0.0).collect();
         let max = positive.iter().copied().fold(0.0, f64::max);
         let min = positive.iter().copied().fold(f64::INFINITY, f64::min);
         let unit = unit_for(units, max);
-        if max > 0.0 && max / min > LOG_SCALE_SPAN {
+        if allow_log && max > 0.0 && max / min > LOG_SCALE_SPAN {
             ValueAxis::log(min, max, unit, plot_px)
         } else {
             ValueAxis::linear(if max > 0.0 { max } else { unit.base }, unit)
@@ -539,7 +589,7 @@ mod tests {
 
     #[test]
     fn a_wide_span_gets_a_log_axis_between_powers_of_ten() {
-        let axis = ValueAxis::fit([150.0, 90_000.0].into_iter(), &TIME_UNITS, 800);
+        let axis = ValueAxis::fit([150.0, 90_000.0].into_iter(), &TIME_UNITS, 800, true);
         assert!(axis.log);
         assert_eq!(axis.lo, 100.0);
         assert!(axis.hi > 90_000.0);
@@ -554,7 +604,7 @@ mod tests {
 
     #[test]
     fn a_narrow_span_gets_a_linear_axis_from_zero() {
-        let axis = ValueAxis::fit([100.0, 1_900.0].into_iter(), &SIZE_UNITS, 800);
+        let axis = ValueAxis::fit([100.0, 1_900.0].into_iter(), &SIZE_UNITS, 800, true);
         assert!(!axis.log);
         assert_eq!(axis.lo, 0.0);
         assert_eq!(axis.ticks[0], 0.0);
@@ -579,10 +629,32 @@ mod tests {
 
     #[test]
     fn file_names_follow_the_operations() {
-        let names: Vec<&str> = Chart::ALL.iter().map(|c| c.file_name()).collect();
+        let names: Vec<&str> = crate::Suite::Typed
+            .charts()
+            .iter()
+            .map(|c| c.file_name())
+            .collect();
         assert_eq!(
             names,
-            ["size.svg", "encode.svg", "decode.svg", "roundtrip.svg"]
+            [
+                "size.svg",
+                "size_zstd.svg",
+                "encode.svg",
+                "decode.svg",
+                "decode_borrowed.svg",
+                "roundtrip.svg"
+            ]
         );
+    }
+
+    #[test]
+    fn the_legend_wraps_instead_of_running_off_the_chart() {
+        let formats: Vec<&'static Format> = crate::FORMATS.iter().collect();
+        let places = legend_layout(&formats, WIDTH - 2 * MARGIN_PX);
+        assert!(legend_rows(&formats, WIDTH - 2 * MARGIN_PX) > 1);
+        for (format, (_, x)) in formats.iter().zip(&places) {
+            let end = *x + 22 + text_px(legend_label(format).chars().count(), TEXT_FONT) as i32;
+            assert!(end <= (WIDTH - 2 * MARGIN_PX) as i32, "{}", format.name);
+        }
     }
 }

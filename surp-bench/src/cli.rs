@@ -7,7 +7,10 @@ use clap::{Args, Parser, Subcommand};
 use semver::Version;
 use surp_datasets::Dataset;
 
-use crate::{BenchError, FORMATS, Format, Mode, Options, Plan, default_baseline, workspace_root};
+use crate::{
+    BenchDataset, BenchError, FORMATS, Format, Mode, Options, Plan, Suite, default_baseline,
+    workspace_root,
+};
 
 /// Compare Surp with JSON, MessagePack, CBOR and Protobuf on the seeded
 /// benchmark datasets, and write summary.csv, summary.md, meta.json and SVG
@@ -26,6 +29,12 @@ pub struct Cli {
     #[arg(long, value_enum, default_value_t = Mode::Ci)]
     pub mode: Mode,
 
+    /// Only this suite: `value` (every format encodes the neutral value
+    /// tree) or `typed` (derived Rust types, with the schema-bound formats)
+    /// [default: both].
+    #[arg(long, value_enum)]
+    pub suite: Option<Suite>,
+
     /// Output folder [default: docs/assets/bench/v<version>/ in full mode,
     /// bench/results/ in ci mode, both under the workspace root].
     #[arg(long, value_name = "DIR")]
@@ -35,9 +44,10 @@ pub struct Cli {
     #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_format)]
     pub formats: Vec<&'static Format>,
 
-    /// Only these datasets (comma-separated) [default: all].
-    #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_dataset)]
-    pub datasets: Vec<Dataset>,
+    /// Only these datasets, of either suite (comma-separated) [default:
+    /// all]. A suite none of whose datasets is named is skipped.
+    #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_bench_dataset)]
+    pub datasets: Vec<BenchDataset>,
 
     /// Timed iterations per cell [default: 10 in ci mode, 20 in full mode;
     /// full mode needs at least 10].
@@ -105,6 +115,21 @@ fn parse_format(name: &str) -> Result<&'static Format, String> {
     })
 }
 
+fn parse_bench_dataset(name: &str) -> Result<BenchDataset, String> {
+    BenchDataset::from_name(name).ok_or_else(|| {
+        let mut names: Vec<&str> = Suite::ALL
+            .into_iter()
+            .flat_map(BenchDataset::all)
+            .map(BenchDataset::name)
+            .collect();
+        names.sort_unstable();
+        format!(
+            "unknown dataset `{name}`; the datasets are {}",
+            names.join(", ")
+        )
+    })
+}
+
 fn parse_dataset(name: &str) -> Result<Dataset, String> {
     name.parse::<Dataset>().map_err(|err| err.to_string())
 }
@@ -112,17 +137,44 @@ fn parse_dataset(name: &str) -> Result<Dataset, String> {
 impl Cli {
     /// The options this command line asks for, with every default filled in.
     pub fn into_options(self) -> Result<Options, BenchError> {
-        let formats = if self.formats.is_empty() {
+        let formats: Vec<&'static Format> = if self.formats.is_empty() {
             FORMATS.iter().collect()
         } else {
             self.formats
         };
-        let datasets = if self.datasets.is_empty() {
-            Dataset::ALL.to_vec()
-        } else {
-            self.datasets
+        let suites: Vec<Suite> = match self.suite {
+            Some(suite) => vec![suite],
+            // Both suites, less one that the filters leave empty.
+            None => Suite::ALL
+                .into_iter()
+                .filter(|&suite| {
+                    (self.datasets.is_empty() || self.datasets.iter().any(|d| d.suite() == suite))
+                        && formats.iter().any(|f| f.in_suite(suite))
+                })
+                .collect(),
         };
-        let plan = Plan::new(self.mode, formats, datasets, self.iterations)?;
+        let plans = if suites.is_empty() {
+            // Let the value suite's plan say what the filters left empty.
+            vec![Plan::new(
+                self.mode,
+                Suite::Value,
+                formats,
+                self.datasets,
+                self.iterations,
+            )?]
+        } else {
+            suites
+                .into_iter()
+                .map(|suite| {
+                    let datasets = if self.datasets.is_empty() {
+                        BenchDataset::all(suite)
+                    } else {
+                        self.datasets.clone()
+                    };
+                    Plan::new(self.mode, suite, formats.clone(), datasets, self.iterations)
+                })
+                .collect::<Result<_, _>>()?
+        };
         let root = workspace_root();
         let bench_root = root.join("docs/assets/bench");
         let version = Version::parse(env!("CARGO_PKG_VERSION")).expect("cargo versions are semver");
@@ -134,7 +186,7 @@ impl Cli {
             .baseline
             .or_else(|| default_baseline(&bench_root, &version, &output));
         Ok(Options {
-            plan,
+            plans,
             output,
             baseline,
             progress: !self.no_progress,
@@ -173,11 +225,37 @@ mod tests {
         assert_eq!(cli.mode, Mode::Full);
         let names: Vec<&str> = cli.formats.iter().map(|f| f.name).collect();
         assert_eq!(names, ["json", "cbor"]);
-        assert_eq!(cli.datasets, [Dataset::Canada, Dataset::Twitter]);
+        assert_eq!(
+            cli.datasets,
+            [Dataset::Canada.into(), Dataset::Twitter.into()]
+        );
         let options = cli.into_options().unwrap();
-        assert_eq!(options.plan.iterations, 12);
+        // Only value datasets were named, so only the value suite runs.
+        assert_eq!(options.plans.len(), 1);
+        assert_eq!(options.plans[0].suite, Suite::Value);
+        assert_eq!(options.plans[0].iterations, 12);
         assert_eq!(options.output, PathBuf::from("out"));
         assert!(!options.progress);
+    }
+
+    #[test]
+    fn suite_typed_runs_only_the_typed_suite_with_every_format() {
+        let options = Cli::try_parse_from(["surp-bench", "--suite", "typed"])
+            .unwrap()
+            .into_options()
+            .unwrap();
+        assert_eq!(options.plans.len(), 1);
+        assert_eq!(options.plans[0].suite, Suite::Typed);
+        assert_eq!(options.plans[0].formats.len(), FORMATS.len());
+    }
+
+    #[test]
+    fn a_typed_dataset_with_the_value_suite_leaves_nothing_to_measure() {
+        let err = Cli::try_parse_from(["surp-bench", "--suite", "value", "--datasets", "mesh"])
+            .unwrap()
+            .into_options()
+            .unwrap_err();
+        assert!(err.to_string().contains("datasets filter"), "{err}");
     }
 
     #[test]
@@ -221,9 +299,13 @@ mod tests {
             .unwrap()
             .into_options()
             .unwrap();
-        assert_eq!(options.plan.mode, Mode::Ci);
         assert_eq!(options.output, workspace_root().join("bench/results"));
-        assert_eq!(options.plan.datasets, Dataset::ALL);
+        let suites: Vec<Suite> = options.plans.iter().map(|p| p.suite).collect();
+        assert_eq!(suites, Suite::ALL);
+        for plan in &options.plans {
+            assert_eq!(plan.mode, Mode::Ci);
+            assert_eq!(plan.datasets, BenchDataset::all(plan.suite));
+        }
     }
 
     #[test]

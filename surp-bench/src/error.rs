@@ -6,9 +6,9 @@ use std::fmt;
 use std::io;
 use std::path::PathBuf;
 
-use surp_datasets::{Dataset, DatasetError};
+use surp_datasets::DatasetError;
 
-use crate::Operation;
+use crate::{BenchDataset, Operation, Suite};
 
 /// Why a benchmark run could not be completed.
 #[derive(Debug)]
@@ -35,13 +35,15 @@ pub enum BenchError {
     NothingToMeasure {
         /// Which list came out empty: "formats" or "datasets".
         what: &'static str,
+        /// The suite whose plan it was.
+        suite: Suite,
     },
     /// A codec returned an error.
     Codec {
         /// The format's name.
         format: &'static str,
         /// The dataset being processed.
-        dataset: Dataset,
+        dataset: BenchDataset,
         /// The operation that failed.
         operation: Operation,
         /// What the codec reported.
@@ -52,7 +54,7 @@ pub enum BenchError {
         /// The format's name.
         format: &'static str,
         /// The dataset that did not survive.
-        dataset: Dataset,
+        dataset: BenchDataset,
         /// Where the first difference is, and what it is.
         difference: String,
     },
@@ -61,7 +63,18 @@ pub enum BenchError {
         /// The format's name.
         format: &'static str,
         /// The dataset encoded.
-        dataset: Dataset,
+        dataset: BenchDataset,
+    },
+    /// A format does not round-trip a typed dataset exactly.
+    TypedCheck {
+        /// The format's name.
+        format: &'static str,
+        /// The typed dataset.
+        dataset: BenchDataset,
+        /// The operation whose check failed.
+        operation: Operation,
+        /// What went wrong.
+        message: String,
     },
     /// A file or folder could not be read or written.
     Io {
@@ -106,8 +119,21 @@ impl fmt::Display for BenchError {
                 f,
                 "{mode} mode needs at least {minimum} iterations per cell, but {given} were asked for"
             ),
-            BenchError::NothingToMeasure { what } => {
-                write!(f, "the {what} filter left nothing to measure")
+            BenchError::TypedCheck {
+                format,
+                dataset,
+                operation,
+                message,
+            } => write!(
+                f,
+                "{format} fails the check before timing on typed dataset `{dataset}` \
+                 ({operation}): {message}"
+            ),
+            BenchError::NothingToMeasure { what, suite } => {
+                write!(
+                    f,
+                    "the {what} filter left nothing to measure in the {suite} suite"
+                )
             }
             BenchError::Codec {
                 format,
@@ -179,7 +205,7 @@ mod tests {
     #[test]
     fn a_dataset_mismatch_refuses_the_run_with_the_datasets_message() {
         let err = BenchError::from(DatasetError::Mismatch {
-            dataset: Dataset::Canada,
+            dataset: surp_datasets::Dataset::Canada,
             scale: Scale::Full,
             expected: "aa".into(),
             actual: "bb".into(),

@@ -74,7 +74,7 @@ pub fn export(dir: &Path, mode: Mode, datasets: &[Dataset]) -> Result<ExportInde
         let name = dataset.name();
         let encoding_failed = |err: surp::Error| BenchError::Codec {
             format: "surp",
-            dataset,
+            dataset: dataset.into(),
             operation: crate::Operation::Encode,
             message: err.to_string(),
         };

@@ -11,7 +11,7 @@ use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD as BASE64;
 use surp_datasets::Value;
 
-use crate::protobuf;
+use crate::{Suite, protobuf};
 
 /// What a codec reports when it fails; only its message is kept.
 pub type CodecError = Box<dyn Error + Send + Sync>;
@@ -23,6 +23,43 @@ pub type EncodeFn = fn(&Value, &mut Vec<u8>) -> Result<(), CodecError>;
 /// Decodes a whole buffer back into a value.
 pub type DecodeFn = fn(&[u8]) -> Result<Value, CodecError>;
 
+/// The value suite's functions of a format: encode and decode the neutral
+/// value.
+#[derive(Clone, Copy)]
+pub struct ValueCodec {
+    /// Neutral value to bytes.
+    pub encode: EncodeFn,
+    /// Bytes to neutral value.
+    pub decode: DecodeFn,
+}
+
+/// Which implementation a format is: the typed suite dispatches on this,
+/// since its functions are generic over the dataset's Rust type (see the
+/// `typed` module).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// `surp`.
+    Surp,
+    /// `surp-dedup`.
+    SurpDedup,
+    /// `serde_json`.
+    Json,
+    /// `rmp-serde`, structs as maps.
+    Msgpack,
+    /// `rmp-serde`, structs as arrays.
+    MsgpackCompact,
+    /// `ciborium`.
+    Cbor,
+    /// `cbor4ii`.
+    Cbor4ii,
+    /// `postcard`.
+    Postcard,
+    /// `bitcode`'s serde API.
+    Bitcode,
+    /// `prost`.
+    Protobuf,
+}
+
 /// One benchmarked format.
 pub struct Format {
     /// The name used in `summary.csv`, on the command line and in file names.
@@ -31,9 +68,10 @@ pub struct Format {
     pub label: &'static str,
     /// The crate that implements it, whose locked version `meta.json` records.
     pub implementation: &'static str,
-    /// The format's colour in every chart, as RGB; the palette is Okabe and
-    /// Ito's, which stays distinguishable with the common colour-vision
-    /// deficiencies.
+    /// The format's colour in every chart, as RGB. The first six are Okabe
+    /// and Ito's palette, which stays distinguishable with the common
+    /// colour-vision deficiencies; the typed suite's extra formats take
+    /// darker shades and greys.
     pub colour: (u8, u8, u8),
     /// Whether the format has no bytes type, so the model writes bytes as
     /// base64 strings (the documented JSON exception) and they decode as
@@ -43,16 +81,40 @@ pub struct Format {
     /// fixed by [`SURP_FORMAT_VERSION`]: any size change without a new
     /// format version is a regression.
     pub pinned_by_format_version: bool,
-    /// Neutral value to bytes.
-    pub encode: EncodeFn,
-    /// Bytes to neutral value.
-    pub decode: DecodeFn,
+    /// Whether a reader needs the schema (the Rust type, or the `.proto`
+    /// message) to decode the bytes: field names and value types are not on
+    /// the wire. Pages and charts mark these formats.
+    pub needs_schema: bool,
+    /// The implementation, for the typed suite's generic dispatch.
+    pub codec: Codec,
+    /// The value suite's functions; `None` for formats that take part in the
+    /// typed suite only.
+    pub value: Option<ValueCodec>,
 }
 
 impl Format {
     /// The format with this name, if there is one.
     pub fn from_name(name: &str) -> Option<&'static Format> {
         FORMATS.iter().find(|f| f.name == name)
+    }
+
+    /// Whether the format takes part in a suite.
+    pub fn in_suite(&self, suite: Suite) -> bool {
+        match suite {
+            Suite::Value => self.value.is_some(),
+            Suite::Typed => true,
+        }
+    }
+
+    /// The value suite's functions.
+    ///
+    /// # Panics
+    ///
+    /// If the format is not in the value suite; plans only hold formats of
+    /// their suite.
+    pub(crate) fn value_codec(&self) -> ValueCodec {
+        self.value
+            .unwrap_or_else(|| panic!("{} is not in the value suite", self.name))
     }
 
     /// What decoding this format's encoding of `value` must give back:
@@ -102,8 +164,9 @@ impl Eq for Format {}
 /// regression unless this differs from the baseline's.
 pub const SURP_FORMAT_VERSION: u64 = surp::FORMAT_VERSION as u64;
 
-/// Every format, in the order reports and charts list them.
-pub static FORMATS: [Format; 6] = [
+/// Every format, in the order reports and charts list them. The value
+/// suite measures those with a [`ValueCodec`]; the typed suite measures all.
+pub static FORMATS: [Format; 10] = [
     Format {
         name: "surp",
         label: "Surp",
@@ -111,8 +174,12 @@ pub static FORMATS: [Format; 6] = [
         colour: (0x00, 0x72, 0xB2),
         bytes_as_base64: false,
         pinned_by_format_version: true,
-        encode: surp_encode,
-        decode: surp_decode,
+        needs_schema: false,
+        codec: Codec::Surp,
+        value: Some(ValueCodec {
+            encode: surp_encode,
+            decode: surp_decode,
+        }),
     },
     Format {
         name: "surp_dedup",
@@ -121,8 +188,12 @@ pub static FORMATS: [Format; 6] = [
         colour: (0x56, 0xB4, 0xE9),
         bytes_as_base64: false,
         pinned_by_format_version: true,
-        encode: surp_dedup_encode,
-        decode: surp_dedup_decode,
+        needs_schema: false,
+        codec: Codec::SurpDedup,
+        value: Some(ValueCodec {
+            encode: surp_dedup_encode,
+            decode: surp_dedup_decode,
+        }),
     },
     Format {
         name: "json",
@@ -131,8 +202,12 @@ pub static FORMATS: [Format; 6] = [
         colour: (0xE6, 0x9F, 0x00),
         bytes_as_base64: true,
         pinned_by_format_version: false,
-        encode: json_encode,
-        decode: json_decode,
+        needs_schema: false,
+        codec: Codec::Json,
+        value: Some(ValueCodec {
+            encode: json_encode,
+            decode: json_decode,
+        }),
     },
     Format {
         name: "msgpack",
@@ -141,8 +216,23 @@ pub static FORMATS: [Format; 6] = [
         colour: (0x00, 0x9E, 0x73),
         bytes_as_base64: false,
         pinned_by_format_version: false,
-        encode: msgpack_encode,
-        decode: msgpack_decode,
+        needs_schema: false,
+        codec: Codec::Msgpack,
+        value: Some(ValueCodec {
+            encode: msgpack_encode,
+            decode: msgpack_decode,
+        }),
+    },
+    Format {
+        name: "msgpack_compact",
+        label: "MessagePack compact",
+        implementation: "rmp-serde",
+        colour: (0x00, 0x5A, 0x40),
+        bytes_as_base64: false,
+        pinned_by_format_version: false,
+        needs_schema: true,
+        codec: Codec::MsgpackCompact,
+        value: None,
     },
     Format {
         name: "cbor",
@@ -151,8 +241,45 @@ pub static FORMATS: [Format; 6] = [
         colour: (0xCC, 0x79, 0xA7),
         bytes_as_base64: false,
         pinned_by_format_version: false,
-        encode: cbor_encode,
-        decode: cbor_decode,
+        needs_schema: false,
+        codec: Codec::Cbor,
+        value: Some(ValueCodec {
+            encode: cbor_encode,
+            decode: cbor_decode,
+        }),
+    },
+    Format {
+        name: "cbor4ii",
+        label: "CBOR (cbor4ii)",
+        implementation: "cbor4ii",
+        colour: (0x8A, 0x3B, 0x6E),
+        bytes_as_base64: false,
+        pinned_by_format_version: false,
+        needs_schema: false,
+        codec: Codec::Cbor4ii,
+        value: None,
+    },
+    Format {
+        name: "postcard",
+        label: "postcard",
+        implementation: "postcard",
+        colour: (0x55, 0x55, 0x55),
+        bytes_as_base64: false,
+        pinned_by_format_version: false,
+        needs_schema: true,
+        codec: Codec::Postcard,
+        value: None,
+    },
+    Format {
+        name: "bitcode",
+        label: "bitcode",
+        implementation: "bitcode",
+        colour: (0xA8, 0x96, 0x00),
+        bytes_as_base64: false,
+        pinned_by_format_version: false,
+        needs_schema: true,
+        codec: Codec::Bitcode,
+        value: None,
     },
     Format {
         name: "protobuf",
@@ -161,8 +288,12 @@ pub static FORMATS: [Format; 6] = [
         colour: (0xD5, 0x5E, 0x00),
         bytes_as_base64: false,
         pinned_by_format_version: false,
-        encode: protobuf::encode,
-        decode: protobuf::decode,
+        needs_schema: true,
+        codec: Codec::Protobuf,
+        value: Some(ValueCodec {
+            encode: protobuf::encode,
+            decode: protobuf::decode,
+        }),
     },
 ];
 
@@ -251,10 +382,11 @@ mod tests {
             ("".into(), Value::Map(Vec::new())),
             ("list".into(), Value::Array(Vec::new())),
         ]);
-        for format in &FORMATS {
+        for format in FORMATS.iter().filter(|f| f.in_suite(Suite::Value)) {
+            let codec = format.value_codec();
             let mut buf = Vec::new();
-            (format.encode)(&value, &mut buf).unwrap();
-            let back = (format.decode)(&buf).unwrap();
+            (codec.encode)(&value, &mut buf).unwrap();
+            let back = (codec.decode)(&buf).unwrap();
             assert_eq!(back, *format.expected_decode(&value), "{}", format.name);
         }
     }
@@ -278,11 +410,12 @@ mod tests {
     #[test]
     fn every_format_rejects_truncated_input() {
         let value = Value::Array(vec![Value::String("abcdef".into()), Value::U64(1 << 40)]);
-        for format in &FORMATS {
+        for format in FORMATS.iter().filter(|f| f.in_suite(Suite::Value)) {
+            let codec = format.value_codec();
             let mut buf = Vec::new();
-            (format.encode)(&value, &mut buf).unwrap();
+            (codec.encode)(&value, &mut buf).unwrap();
             let cut = &buf[..buf.len() - 2];
-            assert!((format.decode)(cut).is_err(), "{}", format.name);
+            assert!((codec.decode)(cut).is_err(), "{}", format.name);
         }
     }
 }

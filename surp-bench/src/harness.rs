@@ -5,38 +5,41 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
+use surp_datasets::typed::{TYPED_DATASET_VERSION, TypedValue};
 use surp_datasets::{DATASET_VERSION, Dataset, Value};
 
 use crate::markdown::to_markdown;
-use crate::measure::measure_dataset;
+use crate::measure::{measure_dataset, measure_lanes};
 use crate::meta::Git;
 use crate::regression::RunIdentity;
 use crate::table::to_table;
 use crate::{
-    Baseline, BenchError, Chart, Comparison, Measurement, Meta, Plan, Regression,
-    SURP_FORMAT_VERSION, compare, to_csv,
+    Baseline, BenchDataset, BenchError, Comparison, Measurement, Meta, Plan, Regression,
+    SURP_FORMAT_VERSION, Suite, compare, to_csv, typed,
 };
 
 /// What to run and where to put it.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// What to measure.
-    pub plan: Plan,
+    /// What to measure: one plan per suite, run in this order.
+    pub plans: Vec<Plan>,
     /// The output folder (created if missing; files in it are replaced).
+    /// Each suite writes into its [subfolder](Suite::subfolder).
     pub output: PathBuf,
-    /// The earlier run to compare with, if any.
+    /// The earlier run to compare with, if any (its own suite subfolders
+    /// are compared suite by suite).
     pub baseline: Option<PathBuf>,
     /// Whether to show a progress bar on stderr (shown only if stderr is a
     /// terminal).
     pub progress: bool,
 }
 
-/// What a finished run produced.
+/// What a finished run of one suite produced.
 #[derive(Clone, Debug)]
-pub struct Report {
+pub struct SuiteReport {
     /// The plan that ran.
     pub plan: Plan,
-    /// Where the files were written.
+    /// Where its files were written.
     pub output: PathBuf,
     /// Every cell, datasets in plan order, then formats, then operations.
     pub measurements: Vec<Measurement>,
@@ -44,15 +47,31 @@ pub struct Report {
     pub meta: Meta,
 }
 
+/// What a finished run produced.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The run folder.
+    pub output: PathBuf,
+    /// One report per suite, in the order they ran.
+    pub suites: Vec<SuiteReport>,
+}
+
 impl Report {
-    /// The results table printed at the end of a run.
+    /// The results tables printed at the end of a run, one per suite.
     pub fn table(&self) -> String {
-        to_table(&self.plan, &self.measurements, &self.meta.comparison)
+        self.suites
+            .iter()
+            .map(|s| to_table(&s.plan, &s.measurements, &s.meta.comparison))
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 
-    /// The regressions found against the baseline.
-    pub fn regressions(&self) -> &[Regression] {
-        &self.meta.comparison.regressions
+    /// The regressions found against the baseline, in every suite.
+    pub fn regressions(&self) -> Vec<&Regression> {
+        self.suites
+            .iter()
+            .flat_map(|s| &s.meta.comparison.regressions)
+            .collect()
     }
 }
 
@@ -64,29 +83,17 @@ pub fn workspace_root() -> PathBuf {
         .to_owned()
 }
 
-/// Runs the plan: verifies every dataset against the manifest before
+/// Runs every plan: verifies its datasets against the manifests before
 /// anything is timed, measures, compares with the baseline, and writes
 /// `summary.csv`, `summary.md`, `meta.json` and `charts/*.svg` into the
-/// output folder.
+/// suite's folder of the output.
 pub fn run(options: &Options) -> Result<Report, BenchError> {
-    let plan = &options.plan;
     // Before the run writes anything, so the flag describes the code that ran.
     let git = Git::capture(&workspace_root());
-    let scale = plan.mode.scale();
-    let datasets: Vec<(Dataset, Value)> = plan
-        .datasets
-        .iter()
-        .map(|&d| Ok((d, d.load(scale)?)))
-        .collect::<Result<_, BenchError>>()?;
-    let baseline = options
-        .baseline
-        .as_deref()
-        .map(Baseline::load)
-        .transpose()?;
-
     let progress = if options.progress {
         // One step per timed run of one cell (format x dataset x operation).
-        let bar = ProgressBar::new((plan.cells() * plan.iterations) as u64);
+        let steps: usize = options.plans.iter().map(|p| p.cells() * p.iterations).sum();
+        let bar = ProgressBar::new(steps as u64);
         bar.set_style(
             ProgressStyle::with_template(
                 "{bar:40.cyan/blue} {percent:>3}%  {elapsed_precise} (~{eta} left)  {msg}",
@@ -97,18 +104,52 @@ pub fn run(options: &Options) -> Result<Report, BenchError> {
     } else {
         ProgressBar::hidden()
     };
-    let mut measurements = Vec::with_capacity(plan.cells());
-    for (dataset, value) in &datasets {
-        measurements.extend(measure_dataset(plan, *dataset, value, &progress)?);
+    let mut suites = Vec::with_capacity(options.plans.len());
+    for plan in &options.plans {
+        let output = options.output.join(plan.suite.subfolder());
+        let baseline = options
+            .baseline
+            .as_deref()
+            .map(|dir| dir.join(plan.suite.subfolder()));
+        suites.push(run_suite(
+            plan,
+            &output,
+            baseline.as_deref(),
+            &git,
+            &progress,
+        )?);
     }
     progress.finish_and_clear();
-    drop(datasets);
+    Ok(Report {
+        output: options.output.clone(),
+        suites,
+    })
+}
 
+fn run_suite(
+    plan: &Plan,
+    output: &Path,
+    baseline_dir: Option<&Path>,
+    git: &Git,
+    progress: &ProgressBar,
+) -> Result<SuiteReport, BenchError> {
+    let baseline = match baseline_dir {
+        Some(dir) if dir.join("summary.csv").is_file() => Some(Baseline::load(dir)?),
+        _ => None,
+    };
+    let measurements = match plan.suite {
+        Suite::Value => measure_value_suite(plan, progress)?,
+        Suite::Typed => measure_typed_suite(plan, progress)?,
+    };
     let comparison = match &baseline {
         Some(baseline) => {
             let identity = RunIdentity {
                 mode: plan.mode.name().to_owned(),
-                dataset_version: DATASET_VERSION.to_owned(),
+                dataset_version: match plan.suite {
+                    Suite::Value => DATASET_VERSION,
+                    Suite::Typed => TYPED_DATASET_VERSION,
+                }
+                .to_owned(),
                 surp_format_version: Some(SURP_FORMAT_VERSION),
             };
             let mut comparison = compare(
@@ -128,18 +169,81 @@ pub fn run(options: &Options) -> Result<Report, BenchError> {
             comparison
         }
         None => Comparison {
-            notes: vec!["no baseline run was found or given; nothing was compared".to_owned()],
+            notes: vec![match baseline_dir {
+                Some(dir) => format!(
+                    "the baseline {} has no {} suite; nothing was compared",
+                    dir.display(),
+                    plan.suite
+                ),
+                None => "no baseline run was found or given; nothing was compared".to_owned(),
+            }],
             ..Comparison::default()
         },
     };
-    let meta = Meta::new(plan, git, comparison);
-    write_outputs(&options.output, plan, &measurements, &meta)?;
-    Ok(Report {
+    let meta = Meta::new(plan, git.clone(), comparison);
+    write_outputs(output, plan, &measurements, &meta)?;
+    Ok(SuiteReport {
         plan: plan.clone(),
-        output: options.output.clone(),
+        output: output.to_owned(),
         measurements,
         meta,
     })
+}
+
+fn measure_value_suite(
+    plan: &Plan,
+    progress: &ProgressBar,
+) -> Result<Vec<Measurement>, BenchError> {
+    let scale = plan.mode.scale();
+    // Every dataset is loaded and verified before anything is timed.
+    let datasets: Vec<(Dataset, Value)> = plan
+        .datasets
+        .iter()
+        .filter_map(|d| match d {
+            BenchDataset::Value(d) => Some(*d),
+            BenchDataset::Typed(_) => None,
+        })
+        .map(|d| Ok((d, d.load(scale)?)))
+        .collect::<Result<_, BenchError>>()?;
+    let mut measurements = Vec::with_capacity(plan.cells());
+    for (dataset, value) in &datasets {
+        measurements.extend(measure_dataset(plan, *dataset, value, progress)?);
+    }
+    Ok(measurements)
+}
+
+fn measure_typed_suite(
+    plan: &Plan,
+    progress: &ProgressBar,
+) -> Result<Vec<Measurement>, BenchError> {
+    let scale = plan.mode.scale();
+    let datasets: Vec<(BenchDataset, TypedValue)> = plan
+        .datasets
+        .iter()
+        .filter_map(|d| match d {
+            BenchDataset::Typed(t) => Some((*d, *t)),
+            BenchDataset::Value(_) => None,
+        })
+        .map(|(d, t)| Ok((d, t.load(scale)?)))
+        .collect::<Result<_, BenchError>>()?;
+    let mut measurements = Vec::with_capacity(plan.cells());
+    for (dataset, value) in &datasets {
+        progress.set_message(format!("{dataset}: checking every format"));
+        let lanes = match value {
+            TypedValue::Log(v) => typed::lanes(&plan.formats, v),
+            TypedValue::Mesh(v) => typed::lanes(&plan.formats, v),
+            TypedValue::GameSave(v) => typed::lanes(&plan.formats, v),
+            TypedValue::GameUpdates(v) => typed::lanes(&plan.formats, v),
+        };
+        let mut lanes = lanes.map_err(|(format, operation, message)| BenchError::TypedCheck {
+            format: format.name,
+            dataset: *dataset,
+            operation,
+            message,
+        })?;
+        measurements.extend(measure_lanes(plan, *dataset, &mut lanes, progress)?);
+    }
+    Ok(measurements)
 }
 
 fn write_outputs(
@@ -154,7 +258,7 @@ fn write_outputs(
     write(dir.join("summary.csv"), &to_csv(measurements))?;
     write(dir.join("summary.md"), &to_markdown(plan, measurements))?;
     write(dir.join("meta.json"), &meta.to_json())?;
-    for chart in Chart::ALL {
+    for chart in plan.suite.charts() {
         let svg = chart.render(measurements, plan.iterations)?;
         write(charts.join(chart.file_name()), &svg)?;
     }

@@ -31,11 +31,13 @@
 //! tests of other languages (see [`export`]).
 //!
 //! ```no_run
-//! use surp_bench::{FORMATS, Mode, Options, Plan};
+//! use surp_bench::{BenchDataset, FORMATS, Mode, Options, Plan, Suite};
 //! use surp_datasets::Dataset;
 //!
-//! let plan = Plan::new(Mode::Ci, FORMATS.iter().collect(), vec![Dataset::Canada], Some(3))?;
-//! let options = Options { plan, output: "bench/results".into(), baseline: None, progress: false };
+//! let datasets = vec![BenchDataset::Value(Dataset::Canada)];
+//! let plan = Plan::new(Mode::Ci, Suite::Value, FORMATS.iter().collect(), datasets, Some(3))?;
+//! let options =
+//!     Options { plans: vec![plan], output: "bench/results".into(), baseline: None, progress: false };
 //! let report = surp_bench::run(&options)?;
 //! print!("{}", report.table());
 //! # Ok::<(), surp_bench::BenchError>(())
@@ -80,6 +82,7 @@
 mod baseline;
 mod chart;
 mod cli;
+mod dataset;
 mod difference;
 mod error;
 mod export;
@@ -93,19 +96,23 @@ mod plan;
 mod protobuf;
 mod regression;
 mod stats;
+mod suite;
 mod summary;
 mod table;
+mod typed;
+mod typed_proto;
 mod units;
 
 pub use baseline::{Baseline, default_baseline};
 pub use chart::Chart;
 pub use cli::{Cli, Command, ExportArgs};
+pub use dataset::BenchDataset;
 pub use error::BenchError;
 pub use export::{EXPORT_INDEX, ExportIndex, ExportedDataset, Notation, export};
-pub use format::{FORMATS, Format, SURP_FORMAT_VERSION};
+pub use format::{Codec, FORMATS, Format, SURP_FORMAT_VERSION, ValueCodec};
 pub use harness::{Options, Report, run, workspace_root};
 pub use markdown::markdown_tables;
-pub use measure::Measurement;
+pub use measure::{Measurement, ZSTD_LEVEL};
 pub use meta::Meta;
 pub use operation::Operation;
 pub use plan::{Mode, Plan};
@@ -114,7 +121,8 @@ pub use regression::{
     TIME_THRESHOLD_PCT, compare,
 };
 pub use stats::Stats;
-pub use summary::{CSV_HEADER, CsvRow, csv_rows, parse_csv, to_csv};
+pub use suite::Suite;
+pub use summary::{CSV_HEADER, CSV_HEADER_V1, CsvRow, csv_rows, parse_csv, to_csv};
 pub use units::{duration, thousands};
 
 pub use surp_datasets::Dataset;

@@ -1,22 +1,21 @@
 //! `summary.md`: the run's numbers as Markdown tables for the docs site,
 //! built from the same measurements as `summary.csv`.
 
-use surp_datasets::Dataset;
-
 use crate::stats::p95_label;
 use crate::units::{duration, thousands};
-use crate::{Format, Measurement, Operation, Plan};
+use crate::{BenchDataset, Format, Measurement, Operation, Plan};
 
 /// The Markdown summary: a title and a paragraph on the run, then
 /// [`markdown_tables`].
 pub fn to_markdown(plan: &Plan, measurements: &[Measurement]) -> String {
     let mut out = format!(
-        "# Benchmark results: surp-bench {}, {} mode\n\n\
+        "# Benchmark results: surp-bench {}, {} suite, {} mode\n\n\
          {}, formats interleaved round-robin (the first one rotating per iteration). \
          Times are medians; MB/s is serialized bytes over the median time. Sizes are exact \
          and reproducible. `meta.json` beside this file records the machine, toolchain, \
          datasets and commit.\n",
         env!("CARGO_PKG_VERSION"),
+        plan.suite,
         plan.mode,
         plan.describe_iterations()
     );
@@ -29,7 +28,7 @@ pub fn to_markdown(plan: &Plan, measurements: &[Measurement]) -> String {
 /// ratios to the field, and every cell in full. The docs site's benchmark
 /// pages show these same tables, rebuilt from a committed `summary.csv`.
 pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
-    let find = |f: &Format, d: Dataset, op: Operation| {
+    let find = |f: &Format, d: BenchDataset, op: Operation| {
         measurements
             .iter()
             .find(|m| m.format == f && m.dataset == d && m.operation == op)
@@ -39,7 +38,8 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
     let header = |out: &mut String| {
         out.push_str("\n| dataset |");
         for f in &plan.formats {
-            out.push_str(&format!(" {} |", f.label));
+            let mark = if f.needs_schema { " (schema)" } else { "" };
+            out.push_str(&format!(" {}{mark} |", f.label));
         }
         out.push_str("\n| --- |");
         for _ in &plan.formats {
@@ -59,7 +59,25 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
         push_row(&mut out, d, &cells);
     }
 
-    for op in Operation::ALL {
+    out.push_str(&format!(
+        "\n## Size after zstd level {} (bytes, smallest in bold)\n",
+        crate::ZSTD_LEVEL
+    ));
+    header(&mut out);
+    for &d in &plan.datasets {
+        let cells: Vec<Option<(u64, String)>> = plan
+            .formats
+            .iter()
+            .map(|f| {
+                find(f, d, Operation::Encode)
+                    .and_then(|m| m.zstd_bytes)
+                    .map(|z| (z, thousands(z)))
+            })
+            .collect();
+        push_row(&mut out, d, &cells);
+    }
+
+    for &op in plan.suite.operations() {
         out.push_str(&format!(
             "\n## {} (median time and MB/s, fastest in bold)\n",
             op.title()
@@ -85,12 +103,12 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
 
     let spread = p95_label(plan.iterations);
     out.push_str(&format!(
-        "\n## Every cell\n\n| format | dataset | op | median | {spread} | min | CV % | MB/s | size (bytes) |\n\
-         | --- | --- | --- | --: | --: | --: | --: | --: | --: |\n"
+        "\n## Every cell\n\n| format | dataset | op | median | {spread} | min | CV % | MB/s | size (bytes) | zstd (bytes) |\n\
+         | --- | --- | --- | --: | --: | --: | --: | --: | --: | --: |\n"
     ));
     for m in measurements {
         out.push_str(&format!(
-            "| {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {} |\n",
+            "| {} | {} | {} | {} | {} | {} | {:.1} | {:.1} | {} | {} |\n",
             m.format.label,
             m.dataset,
             m.operation,
@@ -99,7 +117,8 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
             duration(m.stats.min_ns),
             m.stats.cv_pct,
             m.mb_per_s(),
-            thousands(m.size_bytes)
+            thousands(m.size_bytes),
+            m.zstd_bytes.map_or_else(|| "-".to_owned(), thousands)
         ));
     }
     out
@@ -128,7 +147,7 @@ fn push_own_ratios(out: &mut String, plan: &Plan, measurements: &[Measurement]) 
         return;
     }
     // (median ns, size bytes) of one cell.
-    let cell = |f: &Format, d: Dataset, op: Operation| {
+    let cell = |f: &Format, d: BenchDataset, op: Operation| {
         measurements
             .iter()
             .find(|m| m.format == f && m.dataset == d && m.operation == op)
@@ -141,7 +160,7 @@ fn push_own_ratios(out: &mut String, plan: &Plan, measurements: &[Measurement]) 
          | format | dataset | size / {reference} | encode / best peer | decode / best peer |\n\
          | --- | --- | --: | --: | --: |\n"
     ));
-    let ratio = |f: &Format, d: Dataset, op: Operation| -> String {
+    let ratio = |f: &Format, d: BenchDataset, op: Operation| -> String {
         let best = peers
             .iter()
             .filter_map(|p| cell(p, d, op).map(|(ns, _)| (ns, p.label)))
@@ -176,7 +195,7 @@ fn push_own_ratios(out: &mut String, plan: &Plan, measurements: &[Measurement]) 
 
 /// One table row: the dataset, then each cell's text, the cell with the
 /// smallest key in bold; a missing cell is a dash.
-fn push_row(out: &mut String, dataset: Dataset, cells: &[Option<(u64, String)>]) {
+fn push_row(out: &mut String, dataset: BenchDataset, cells: &[Option<(u64, String)>]) {
     let best = cells.iter().flatten().map(|(key, _)| *key).min();
     out.push_str(&format!("| `{dataset}` |"));
     for cell in cells {

@@ -1,7 +1,7 @@
 //! Timing: checks that every format round-trips a dataset exactly, runs the
 //! warm-up, then the timed iterations, each of which runs every operation of
 //! every format once (formats round-robin, the first one rotating), and turns the samples into
-//! [`Measurement`]s.
+//! [`Measurement`]s. The loop is shared by both suites through [`Lane`].
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -10,8 +10,8 @@ use indicatif::ProgressBar;
 use surp_datasets::{Dataset, Value};
 
 use crate::difference::first_difference;
-use crate::format::CodecError;
-use crate::{BenchError, Format, Operation, Plan, Stats};
+use crate::format::{CodecError, ValueCodec};
+use crate::{BenchDataset, BenchError, Format, Operation, Plan, Stats};
 
 /// The result of one cell: one format, dataset and operation.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,7 +19,7 @@ pub struct Measurement {
     /// The format measured.
     pub format: &'static Format,
     /// The dataset it processed.
-    pub dataset: Dataset,
+    pub dataset: BenchDataset,
     /// What was timed.
     pub operation: Operation,
     /// The statistics of the timed samples.
@@ -27,7 +27,14 @@ pub struct Measurement {
     /// The size of the format's encoding of the dataset, in bytes (the same
     /// for every operation of a format and dataset).
     pub size_bytes: u64,
+    /// The size of that encoding after zstd at level [`ZSTD_LEVEL`]; `None`
+    /// in rows read from a run made before the column existed.
+    pub zstd_bytes: Option<u64>,
 }
+
+/// The zstd level of the compressed-size column: zstd's default, what users
+/// reach for first.
+pub const ZSTD_LEVEL: i32 = 3;
 
 impl Measurement {
     /// Throughput: serialized bytes over the median time, in MB/s (10^6
@@ -46,44 +53,89 @@ pub(crate) fn mb_per_s(size_bytes: u64, ns: u64) -> f64 {
     }
 }
 
-/// One format's state while a dataset is measured.
-struct Lane {
+/// The nanoseconds since `start`, saturated.
+pub(crate) fn elapsed_ns(start: Instant) -> u64 {
+    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// One format's state while a dataset is measured: its checked encoding and
+/// whatever its runs need. The value suite and the typed suite each have
+/// their own lanes; the timing loop ([`measure_lanes`]) serves both.
+pub(crate) trait Lane {
+    /// The format.
+    fn format(&self) -> &'static Format;
+    /// The checked encoding of the dataset, which decode runs read.
+    fn encoded(&self) -> &[u8];
+    /// Whether the format can run this operation on this dataset.
+    fn supports(&self, operation: Operation) -> bool;
+    /// One run of the operation; returns its time in nanoseconds. Only the
+    /// operation is timed: clearing the buffer before and dropping the
+    /// decoded value after are not.
+    fn run(&mut self, operation: Operation) -> Result<u64, CodecError>;
+}
+
+/// A value-suite lane: the format's functions over the neutral value.
+struct ValueLane<'v> {
     format: &'static Format,
+    codec: ValueCodec,
+    value: &'v Value,
     /// The checked encoding of the dataset, which decode runs read.
     encoded: Vec<u8>,
     /// The buffer encode and roundtrip runs write into, cleared each time.
     scratch: Vec<u8>,
-    /// Timed samples, one list per operation in [`Operation::ALL`] order.
-    samples: [Vec<u64>; 3],
 }
 
-/// Measures every format of the plan on one (already verified) dataset:
-/// one [`Measurement`] per format and operation, formats in plan order.
+/// Measures every format of the plan on one (already verified) value
+/// dataset: one [`Measurement`] per format and operation, formats in plan
+/// order.
 pub(crate) fn measure_dataset(
     plan: &Plan,
     dataset: Dataset,
     value: &Value,
     progress: &ProgressBar,
 ) -> Result<Vec<Measurement>, BenchError> {
-    let mut lanes = Vec::with_capacity(plan.formats.len());
+    let mut lanes: Vec<Box<dyn Lane + '_>> = Vec::with_capacity(plan.formats.len());
     for &format in &plan.formats {
         progress.set_message(format!("{dataset}: checking {}", format.name));
-        lanes.push(Lane {
+        lanes.push(Box::new(ValueLane {
             format,
+            codec: format.value_codec(),
+            value,
             encoded: check_round_trip(format, dataset, value)?,
             scratch: Vec::new(),
-            samples: Default::default(),
-        });
+        }));
     }
+    measure_lanes(plan, dataset.into(), &mut lanes, progress)
+}
 
+/// The timing loop over checked lanes: warm-up runs, then the timed
+/// iterations, then one [`Measurement`] per lane and supported operation.
+pub(crate) fn measure_lanes(
+    plan: &Plan,
+    dataset: BenchDataset,
+    lanes: &mut [Box<dyn Lane + '_>],
+    progress: &ProgressBar,
+) -> Result<Vec<Measurement>, BenchError> {
+    let operations = plan.suite.operations();
+    let failed = |format: &'static Format, operation| {
+        move |err: CodecError| BenchError::Codec {
+            format: format.name,
+            dataset,
+            operation,
+            message: err.to_string(),
+        }
+    };
     progress.set_message(format!("{dataset}: warming up"));
-    for operation in Operation::ALL {
-        for lane in &mut lanes {
+    for &operation in operations {
+        for lane in lanes.iter_mut().filter(|l| l.supports(operation)) {
             for _ in 0..plan.warmup {
-                lane.run(operation, dataset, value)?;
+                lane.run(operation)
+                    .map_err(failed(lane.format(), operation))?;
             }
         }
     }
+    let mut samples: Vec<Vec<Vec<u64>>> =
+        vec![vec![Vec::with_capacity(plan.iterations); operations.len()]; lanes.len()];
     // Every iteration runs every operation of every format once, so drift
     // of the machine during the dataset hits all cells alike. The format
     // that goes first rotates from one iteration to the next: the first
@@ -97,25 +149,44 @@ pub(crate) fn measure_dataset(
             iteration + 1,
             plan.iterations
         ));
-        for (op_index, operation) in Operation::ALL.into_iter().enumerate() {
+        for (op_index, &operation) in operations.iter().enumerate() {
             let first = iteration % lanes.len();
-            let (before, from_first) = lanes.split_at_mut(first);
-            for lane in from_first.iter_mut().chain(before) {
-                let ns = lane.run(operation, dataset, value)?;
-                lane.samples[op_index].push(ns);
+            let order = (first..lanes.len()).chain(0..first);
+            for index in order {
+                let lane = &mut lanes[index];
+                if !lane.supports(operation) {
+                    continue;
+                }
+                let ns = lane
+                    .run(operation)
+                    .map_err(failed(lane.format(), operation))?;
+                samples[index][op_index].push(ns);
                 progress.inc(1);
             }
         }
     }
-    let mut results = Vec::with_capacity(lanes.len() * Operation::ALL.len());
-    for lane in &lanes {
-        for (operation, samples) in Operation::ALL.into_iter().zip(&lane.samples) {
+    let mut results = Vec::with_capacity(lanes.len() * operations.len());
+    for (lane, lane_samples) in lanes.iter().zip(&samples) {
+        let size_bytes = lane.encoded().len() as u64;
+        let zstd_bytes = zstd::bulk::compress(lane.encoded(), ZSTD_LEVEL)
+            .map_err(|err| BenchError::Codec {
+                format: lane.format().name,
+                dataset,
+                operation: Operation::Encode,
+                message: format!("zstd: {err}"),
+            })?
+            .len() as u64;
+        for (&operation, samples) in operations.iter().zip(lane_samples) {
+            let Some(stats) = Stats::from_samples(samples) else {
+                continue;
+            };
             results.push(Measurement {
-                format: lane.format,
+                format: lane.format(),
                 dataset,
                 operation,
-                stats: Stats::from_samples(samples).expect("a plan has at least one iteration"),
-                size_bytes: lane.encoded.len() as u64,
+                stats,
+                size_bytes,
+                zstd_bytes: Some(zstd_bytes),
             });
         }
     }
@@ -129,110 +200,117 @@ fn check_round_trip(
     dataset: Dataset,
     value: &Value,
 ) -> Result<Vec<u8>, BenchError> {
+    let codec = format.value_codec();
     let failed = |operation| {
         move |err: CodecError| BenchError::Codec {
             format: format.name,
-            dataset,
+            dataset: dataset.into(),
             operation,
             message: err.to_string(),
         }
     };
     let mut first = Vec::new();
-    (format.encode)(value, &mut first).map_err(failed(Operation::Encode))?;
+    (codec.encode)(value, &mut first).map_err(failed(Operation::Encode))?;
     let mut second = Vec::new();
-    (format.encode)(value, &mut second).map_err(failed(Operation::Encode))?;
+    (codec.encode)(value, &mut second).map_err(failed(Operation::Encode))?;
     if first != second {
         return Err(BenchError::NotDeterministic {
             format: format.name,
-            dataset,
+            dataset: dataset.into(),
         });
     }
-    let back = (format.decode)(&first).map_err(failed(Operation::Decode))?;
+    let back = (codec.decode)(&first).map_err(failed(Operation::Decode))?;
     if let Some(difference) = first_difference(&format.expected_decode(value), &back) {
         return Err(BenchError::NotRoundTrip {
             format: format.name,
-            dataset,
+            dataset: dataset.into(),
             difference,
         });
     }
     Ok(first)
 }
 
-impl Lane {
-    /// One run of the operation; returns its time in nanoseconds.
-    fn run(
-        &mut self,
-        operation: Operation,
-        dataset: Dataset,
-        value: &Value,
-    ) -> Result<u64, BenchError> {
-        let Lane {
-            format,
+impl Lane for ValueLane<'_> {
+    fn format(&self) -> &'static Format {
+        self.format
+    }
+
+    fn encoded(&self) -> &[u8] {
+        &self.encoded
+    }
+
+    fn supports(&self, operation: Operation) -> bool {
+        operation != Operation::DecodeBorrowed
+    }
+
+    fn run(&mut self, operation: Operation) -> Result<u64, CodecError> {
+        let ValueLane {
+            codec,
+            value,
             encoded,
             scratch,
             ..
         } = self;
-        let failed = |err: CodecError| BenchError::Codec {
-            format: format.name,
-            dataset,
-            operation,
-            message: err.to_string(),
-        };
-        let elapsed = match operation {
+        Ok(match operation {
             Operation::Encode => {
                 scratch.clear();
                 let start = Instant::now();
-                (format.encode)(black_box(value), scratch).map_err(failed)?;
-                let elapsed = start.elapsed();
+                (codec.encode)(black_box(value), scratch)?;
+                let ns = elapsed_ns(start);
                 black_box(&scratch);
-                elapsed
+                ns
             }
             Operation::Decode => {
                 let start = Instant::now();
-                let decoded = (format.decode)(black_box(encoded)).map_err(failed)?;
-                let elapsed = start.elapsed();
+                let decoded = (codec.decode)(black_box(encoded))?;
+                let ns = elapsed_ns(start);
                 // Dropped after the clock stops: freeing the tree is not
                 // decoding.
                 drop(black_box(decoded));
-                elapsed
+                ns
+            }
+            Operation::DecodeBorrowed => {
+                return Err("the value suite has no borrowed decode".into());
             }
             Operation::Roundtrip => {
                 scratch.clear();
                 let start = Instant::now();
-                (format.encode)(black_box(value), scratch).map_err(failed)?;
-                let decoded = (format.decode)(black_box(scratch)).map_err(failed)?;
-                let elapsed = start.elapsed();
+                (codec.encode)(black_box(value), scratch)?;
+                let decoded = (codec.decode)(black_box(scratch))?;
+                let ns = elapsed_ns(start);
                 drop(black_box(decoded));
-                elapsed
+                ns
             }
-        };
-        Ok(u64::try_from(elapsed.as_nanos()).unwrap_or(u64::MAX))
+        })
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{FORMATS, Mode};
+    use crate::{FORMATS, Mode, Suite};
 
     #[test]
     fn every_cell_is_measured_in_plan_order() {
         let plan = Plan::new(
             Mode::Ci,
+            Suite::Value,
             FORMATS.iter().collect(),
-            vec![Dataset::NestedDeep],
+            vec![Dataset::NestedDeep.into()],
             Some(2),
         )
         .unwrap();
         let value = Dataset::NestedDeep.load(plan.mode.scale()).unwrap();
         let results =
             measure_dataset(&plan, Dataset::NestedDeep, &value, &ProgressBar::hidden()).unwrap();
-        assert_eq!(results.len(), FORMATS.len() * Operation::ALL.len());
+        let ops = Suite::Value.operations();
+        assert_eq!(results.len(), plan.formats.len() * ops.len());
         for (i, m) in results.iter().enumerate() {
-            assert_eq!(m.format, &FORMATS[i / 3]);
-            assert_eq!(m.operation, Operation::ALL[i % 3]);
+            assert_eq!(m.format, plan.formats[i / ops.len()]);
+            assert_eq!(m.operation, ops[i % ops.len()]);
             assert_eq!(m.stats.samples, 2);
             assert!(m.size_bytes > 0);
+            assert!(m.zstd_bytes.is_some_and(|z| z > 0));
             assert!(m.stats.min_ns <= m.stats.median_ns && m.stats.median_ns <= m.stats.p95_ns);
         }
     }
@@ -253,8 +331,12 @@ mod tests {
             colour: (0, 0, 0),
             bytes_as_base64: false,
             pinned_by_format_version: false,
-            encode: |v, buf| Ok(serde_json::to_writer(buf, v)?),
-            decode: lossy_decode,
+            needs_schema: false,
+            codec: crate::Codec::Json,
+            value: Some(ValueCodec {
+                encode: |v, buf| Ok(serde_json::to_writer(buf, v)?),
+                decode: lossy_decode,
+            }),
         };
         let value = Value::Map(vec![("a".into(), Value::Null), ("b".into(), Value::Null)]);
         let err = check_round_trip(&LOSSY, Dataset::Canada, &value).unwrap_err();

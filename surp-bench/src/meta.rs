@@ -7,10 +7,11 @@ use std::path::Path;
 use std::process::Command;
 
 use serde::Serialize;
+use surp_datasets::typed::{TYPED_DATASET_VERSION, typed_manifest};
 use surp_datasets::{DATASET_VERSION, manifest};
 
 use crate::regression::{NOISY_CV_PCT, REFERENCE_FORMAT, TIME_THRESHOLD_PCT};
-use crate::{Comparison, Plan, SURP_FORMAT_VERSION};
+use crate::{BenchDataset, Comparison, Plan, SURP_FORMAT_VERSION, Suite};
 
 include!(concat!(env!("OUT_DIR"), "/locked_versions.rs"));
 
@@ -24,6 +25,8 @@ pub struct Meta {
     pub harness: String,
     /// "ci" or "full".
     pub mode: &'static str,
+    /// "value" or "typed".
+    pub suite: &'static str,
     /// The scale of the generated datasets.
     pub dataset_scale: &'static str,
     /// Timed iterations per cell.
@@ -81,6 +84,15 @@ pub struct Methodology {
     pub json_bytes: &'static str,
     /// The clock.
     pub timer: &'static str,
+    /// What the compressed-size column is.
+    pub zstd: &'static str,
+    /// What the borrowed decode measures (typed suite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub borrowed_decode: Option<&'static str>,
+    /// Which formats need the schema to decode.
+    pub schema: &'static str,
+    /// The one-off explanation of an ordering effect in the value suite.
+    pub cache_effects: &'static str,
 }
 
 const METHODOLOGY: Methodology = Methodology {
@@ -100,7 +112,41 @@ const METHODOLOGY: Methodology = Methodology {
     json_bytes: "JSON has no bytes type: bytes are written as base64 strings and decode as \
                  strings; its round-trip check expects those strings",
     timer: "std::time::Instant around each single run",
+    zstd: "zstd_bytes is the encoding compressed with zstd level 3 (the zstd crate, one shot, \
+           no dictionary); it is computed once per format and dataset, not timed",
+    borrowed_decode: None,
+    schema: "postcard, bitcode, Protobuf and MessagePack compact (structs as arrays) write no \
+             field names or types: a reader needs the schema to decode them. Surp, JSON, \
+             MessagePack (structs as maps) and CBOR are self-describing",
+    cache_effects: CACHE_EFFECTS,
 };
+
+/// The typed suite's methodology: the value suite's, with these changes.
+const TYPED_METHODOLOGY: Methodology = Methodology {
+    encode_buffer: "each format encodes into its own reused Vec<u8>, cleared before every \
+                    encode: surp, serde_json, rmp-serde, ciborium and prost write into it; \
+                    cbor4ii (serde::to_vec) and postcard (to_extend) take the Vec by value and \
+                    hand it back, so its capacity is reused too; bitcode's serde API \
+                    (bitcode::serialize) always returns a new Vec, so its encode time includes \
+                    that allocation",
+    decode: "owned decode into the dataset's Rust type (String fields) from a slice holding the \
+             format's encoding; the clock stops before the value is dropped",
+    protobuf: "prost with one derived message type per dataset type (no protoc); the dataset is \
+               converted into its messages once, outside the clock, so encode and decode time \
+               prost on its own message types; the round-trip check converts back",
+    json_bytes: "the typed datasets hold no byte strings",
+    borrowed_decode: Some(
+        "decode_borrowed decodes into the same types with &str in place of String, where the \
+         dataset has strings (log, game_save) and the format can borrow from a slice (all but \
+         ciborium, which reads through io::Read, and prost); the check before timing compares \
+         its serde_json text with the dataset's",
+    ),
+    ..METHODOLOGY
+};
+
+/// Why plain Surp's encode looked slower than MessagePack's on twitter and
+/// citm_catalog in the v0.1.0 run.
+pub const CACHE_EFFECTS: &str = "see surp-bench's crate docs, section Methodology";
 
 /// The machine a run was made on.
 #[derive(Clone, Debug, Serialize)]
@@ -124,9 +170,10 @@ pub struct DatasetMeta {
     pub seed: u64,
     /// Its record count.
     pub records: u64,
-    /// The size of its canonical bytes.
+    /// The size of its canonical bytes (for a typed dataset: of its
+    /// serde_json encoding).
     pub canonical_len: u64,
-    /// The sha256 of its canonical bytes, which the run verified.
+    /// The sha256 of those bytes, which the run verified.
     pub sha256: String,
 }
 
@@ -187,16 +234,28 @@ impl Meta {
     /// Describes a run of `plan` on this machine and build.
     pub fn new(plan: &Plan, git: Git, comparison: Comparison) -> Meta {
         let scale = plan.mode.scale();
+        let typed_entries = typed_manifest().unwrap_or_default();
         let datasets = plan
             .datasets
             .iter()
-            .filter_map(|&d| manifest().entry(d, scale))
-            .map(|e| DatasetMeta {
-                name: e.dataset.name(),
-                seed: e.seed,
-                records: e.records,
-                canonical_len: e.canonical_len,
-                sha256: e.sha256.clone(),
+            .filter_map(|&d| match d {
+                BenchDataset::Value(d) => manifest().entry(d, scale).map(|e| DatasetMeta {
+                    name: e.dataset.name(),
+                    seed: e.seed,
+                    records: e.records,
+                    canonical_len: e.canonical_len,
+                    sha256: e.sha256.clone(),
+                }),
+                BenchDataset::Typed(d) => typed_entries
+                    .iter()
+                    .find(|e| e.dataset == d.name() && e.scale == scale.name())
+                    .map(|e| DatasetMeta {
+                        name: d.name(),
+                        seed: e.seed,
+                        records: e.records,
+                        canonical_len: e.json_len,
+                        sha256: e.sha256.clone(),
+                    }),
             })
             .collect();
         let formats = plan
@@ -211,10 +270,14 @@ impl Meta {
         Meta {
             harness: format!("surp-bench {}", env!("CARGO_PKG_VERSION")),
             mode: plan.mode.name(),
+            suite: plan.suite.name(),
             dataset_scale: scale.name(),
             iterations: plan.iterations,
             warmup_iterations: plan.warmup,
-            methodology: METHODOLOGY,
+            methodology: match plan.suite {
+                Suite::Value => METHODOLOGY,
+                Suite::Typed => TYPED_METHODOLOGY,
+            },
             machine: Machine {
                 os: std::env::consts::OS,
                 arch: std::env::consts::ARCH,
@@ -229,7 +292,10 @@ impl Meta {
                 "release"
             },
             allocator: ALLOCATOR,
-            dataset_version: DATASET_VERSION,
+            dataset_version: match plan.suite {
+                Suite::Value => DATASET_VERSION,
+                Suite::Typed => TYPED_DATASET_VERSION,
+            },
             prng: PRNG,
             datasets,
             formats,
@@ -286,7 +352,7 @@ mod tests {
 
     #[test]
     fn the_peer_crates_have_locked_versions() {
-        for name in ["serde_json", "rmp-serde", "ciborium", "prost"] {
+        for name in crate::FORMATS.iter().map(|f| f.implementation) {
             assert!(locked_version(name).is_some(), "{name}");
         }
         assert_eq!(locked_version("no-such-crate"), None);

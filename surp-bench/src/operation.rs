@@ -7,21 +7,30 @@ use std::fmt;
 pub enum Operation {
     /// Neutral value to bytes.
     Encode,
-    /// Bytes to neutral value.
+    /// Bytes to an owned value.
     Decode,
+    /// Bytes to a value that borrows its strings from the input (typed
+    /// suite only, where the type and the format allow).
+    DecodeBorrowed,
     /// Encode then decode the result, in one timed run.
     Roundtrip,
 }
 
 impl Operation {
     /// Every operation, in the order runs and reports use.
-    pub const ALL: [Operation; 3] = [Operation::Encode, Operation::Decode, Operation::Roundtrip];
+    pub const ALL: [Operation; 4] = [
+        Operation::Encode,
+        Operation::Decode,
+        Operation::DecodeBorrowed,
+        Operation::Roundtrip,
+    ];
 
     /// The name written in `summary.csv` and chart file names.
     pub fn name(self) -> &'static str {
         match self {
             Operation::Encode => "encode",
             Operation::Decode => "decode",
+            Operation::DecodeBorrowed => "decode_borrowed",
             Operation::Roundtrip => "roundtrip",
         }
     }
@@ -31,6 +40,7 @@ impl Operation {
         match self {
             Operation::Encode => "Encode",
             Operation::Decode => "Decode",
+            Operation::DecodeBorrowed => "Borrowed decode",
             Operation::Roundtrip => "Roundtrip",
         }
     }

@@ -3,9 +3,9 @@
 
 use std::fmt;
 
-use surp_datasets::{Dataset, Scale};
+use surp_datasets::Scale;
 
-use crate::{BenchError, Format};
+use crate::{BenchDataset, BenchError, Format, Suite};
 
 /// How thorough a run is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -77,15 +77,17 @@ impl fmt::Display for Mode {
     }
 }
 
-/// Everything that decides which numbers a run produces.
+/// Everything that decides which numbers a run of one suite produces.
 #[derive(Clone, Debug)]
 pub struct Plan {
     /// The mode.
     pub mode: Mode,
-    /// The formats, in [`FORMATS`](crate::FORMATS) order.
+    /// The suite.
+    pub suite: Suite,
+    /// The formats, in [`FORMATS`](crate::FORMATS) order, all in the suite.
     pub formats: Vec<&'static Format>,
-    /// The datasets, in [`Dataset::ALL`] order.
-    pub datasets: Vec<Dataset>,
+    /// The datasets, in suite order, all in the suite.
+    pub datasets: Vec<BenchDataset>,
     /// Timed iterations per cell.
     pub iterations: usize,
     /// Untimed warm-up runs per format before each operation.
@@ -93,28 +95,36 @@ pub struct Plan {
 }
 
 impl Plan {
-    /// A plan for these formats and datasets (put in their canonical order,
-    /// duplicates dropped), with the mode's default iteration count unless
-    /// one is given.
+    /// A plan for the formats and datasets of the suite among these (put in
+    /// their canonical order, duplicates dropped, those of the other suite
+    /// left out), with the mode's default iteration count unless one is
+    /// given.
     pub fn new(
         mode: Mode,
+        suite: Suite,
         formats: Vec<&'static Format>,
-        datasets: Vec<Dataset>,
+        datasets: Vec<BenchDataset>,
         iterations: Option<usize>,
     ) -> Result<Plan, BenchError> {
         let formats: Vec<&'static Format> = crate::FORMATS
             .iter()
-            .filter(|f| formats.contains(f))
+            .filter(|f| f.in_suite(suite) && formats.contains(f))
             .collect();
-        let datasets: Vec<Dataset> = Dataset::ALL
+        let datasets: Vec<BenchDataset> = BenchDataset::all(suite)
             .into_iter()
             .filter(|d| datasets.contains(d))
             .collect();
         if formats.is_empty() {
-            return Err(BenchError::NothingToMeasure { what: "formats" });
+            return Err(BenchError::NothingToMeasure {
+                what: "formats",
+                suite,
+            });
         }
         if datasets.is_empty() {
-            return Err(BenchError::NothingToMeasure { what: "datasets" });
+            return Err(BenchError::NothingToMeasure {
+                what: "datasets",
+                suite,
+            });
         }
         let iterations = iterations.unwrap_or(mode.default_iterations());
         if iterations < mode.minimum_iterations() {
@@ -126,6 +136,7 @@ impl Plan {
         }
         Ok(Plan {
             mode,
+            suite,
             formats,
             datasets,
             iterations,
@@ -144,9 +155,10 @@ impl Plan {
         )
     }
 
-    /// The number of cells, each a format x dataset x operation.
+    /// The most cells the plan can have, each a format x dataset x
+    /// operation (formats without a borrowed decode have fewer).
     pub fn cells(&self) -> usize {
-        self.formats.len() * self.datasets.len() * crate::Operation::ALL.len()
+        self.formats.len() * self.datasets.len() * self.suite.operations().len()
     }
 }
 
@@ -154,14 +166,37 @@ impl Plan {
 mod tests {
     use super::*;
     use crate::FORMATS;
+    use surp_datasets::Dataset;
+    use surp_datasets::typed::TypedDataset;
 
     #[test]
     fn a_plan_puts_formats_and_datasets_in_canonical_order() {
-        let formats = vec![&FORMATS[2], &FORMATS[0], &FORMATS[2]];
-        let datasets = vec![Dataset::Canada, Dataset::SmallObjects];
-        let plan = Plan::new(Mode::Ci, formats, datasets, None).unwrap();
+        let postcard = Format::from_name("postcard").unwrap();
+        let formats = vec![&FORMATS[2], &FORMATS[0], &FORMATS[2], postcard];
+        let datasets = vec![
+            Dataset::Canada.into(),
+            Dataset::SmallObjects.into(),
+            BenchDataset::Typed(TypedDataset::Mesh),
+        ];
+        let plan = Plan::new(
+            Mode::Ci,
+            Suite::Value,
+            formats.clone(),
+            datasets.clone(),
+            None,
+        )
+        .unwrap();
         assert_eq!(plan.formats, vec![&FORMATS[0], &FORMATS[2]]);
-        assert_eq!(plan.datasets, vec![Dataset::SmallObjects, Dataset::Canada]);
+        assert_eq!(
+            plan.datasets,
+            vec![Dataset::SmallObjects.into(), Dataset::Canada.into()]
+        );
+        let typed = Plan::new(Mode::Ci, Suite::Typed, formats, datasets, None).unwrap();
+        assert_eq!(typed.formats, vec![&FORMATS[0], &FORMATS[2], postcard]);
+        assert_eq!(
+            typed.datasets,
+            vec![BenchDataset::Typed(TypedDataset::Mesh)]
+        );
         assert_eq!(plan.iterations, Mode::Ci.default_iterations());
         assert_eq!(plan.cells(), 2 * 2 * 3);
     }
@@ -170,8 +205,9 @@ mod tests {
     fn full_mode_refuses_fewer_than_ten_iterations() {
         let err = Plan::new(
             Mode::Full,
+            Suite::Value,
             vec![&FORMATS[0]],
-            vec![Dataset::Canada],
+            vec![Dataset::Canada.into()],
             Some(9),
         )
         .unwrap_err();
@@ -182,8 +218,9 @@ mod tests {
         assert!(
             Plan::new(
                 Mode::Full,
+                Suite::Value,
                 vec![&FORMATS[0]],
-                vec![Dataset::Canada],
+                vec![Dataset::Canada.into()],
                 Some(10)
             )
             .is_ok()
@@ -192,10 +229,20 @@ mod tests {
 
     #[test]
     fn an_empty_filter_is_an_error() {
-        let err = Plan::new(Mode::Ci, vec![], vec![Dataset::Canada], None).unwrap_err();
+        let err = Plan::new(
+            Mode::Ci,
+            Suite::Value,
+            vec![],
+            vec![Dataset::Canada.into()],
+            None,
+        )
+        .unwrap_err();
         assert!(matches!(
             err,
-            BenchError::NothingToMeasure { what: "formats" }
+            BenchError::NothingToMeasure {
+                what: "formats",
+                ..
+            }
         ));
     }
 

@@ -239,7 +239,7 @@ pub fn compare(
 fn find<'a>(
     rows: &'a [Measurement],
     format: &str,
-    dataset: surp_datasets::Dataset,
+    dataset: crate::BenchDataset,
     op: Operation,
 ) -> Option<&'a Measurement> {
     rows.iter()
@@ -381,7 +381,7 @@ mod tests {
     ) -> Measurement {
         Measurement {
             format,
-            dataset: Dataset::Canada,
+            dataset: Dataset::Canada.into(),
             operation: op,
             stats: Stats {
                 samples: 10,
@@ -391,6 +391,7 @@ mod tests {
                 cv_pct,
             },
             size_bytes: size,
+            zstd_bytes: None,
         }
     }
 
@@ -407,8 +408,9 @@ mod tests {
         colour: (0, 0, 0),
         bytes_as_base64: false,
         pinned_by_format_version: true,
-        encode: |_, _| Ok(()),
-        decode: |_| Ok(surp_datasets::Value::Null),
+        needs_schema: false,
+        codec: crate::Codec::Surp,
+        value: None,
     };
 
     #[test]

@@ -1,12 +1,16 @@
 //! `summary.csv`: one row per format x dataset x operation under a fixed
 //! header, written for every run and read back from a baseline.
 
-use surp_datasets::Dataset;
+use crate::{BenchDataset, Format, Measurement, Operation, Stats};
 
-use crate::{Format, Measurement, Operation, Stats};
-
-/// The header of `summary.csv`; the columns never change order.
+/// The header of `summary.csv`; the columns never change order, and new ones
+/// are only appended.
 pub const CSV_HEADER: &str =
+    "format,dataset,op,iterations,median_ns,p95_ns,min_ns,cv_pct,mb_per_s,size_bytes,zstd_bytes";
+
+/// The header before `zstd_bytes` was added (v0.1.0 runs and the Python
+/// harness's `python_summary.csv`), still read.
+pub const CSV_HEADER_V1: &str =
     "format,dataset,op,iterations,median_ns,p95_ns,min_ns,cv_pct,mb_per_s,size_bytes";
 
 /// The measurements as `summary.csv`: the header, then one line per
@@ -19,7 +23,7 @@ pub fn to_csv(measurements: &[Measurement]) -> String {
     out.push('\n');
     for m in measurements {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{:.2},{:.2},{}\n",
+            "{},{},{},{},{},{},{},{:.2},{:.2},{},{}\n",
             m.format.name,
             m.dataset,
             m.operation,
@@ -29,7 +33,8 @@ pub fn to_csv(measurements: &[Measurement]) -> String {
             m.stats.min_ns,
             m.stats.cv_pct,
             m.mb_per_s(),
-            m.size_bytes
+            m.size_bytes,
+            m.zstd_bytes.map_or_else(String::new, |z| z.to_string())
         ));
     }
     out
@@ -56,24 +61,36 @@ pub struct CsvRow<'a> {
     pub mb_per_s: f64,
     /// The `size_bytes` column.
     pub size_bytes: u64,
+    /// The `zstd_bytes` column: `None` where the file has no such column or
+    /// the field is empty.
+    pub zstd_bytes: Option<u64>,
 }
 
-/// Splits a summary CSV into rows. A wrong header, a row without 10 fields
+/// Splits a summary CSV into rows. A header other than [`CSV_HEADER`] or
+/// [`CSV_HEADER_V1`], a row with another number of fields than its header,
 /// or a field that is not a number is an error naming the line.
 pub fn csv_rows(text: &str) -> Result<Vec<CsvRow<'_>>, String> {
     let mut lines = text.lines();
-    match lines.next() {
-        Some(CSV_HEADER) => {}
+    let columns = match lines.next() {
+        Some(CSV_HEADER) => 11,
+        Some(CSV_HEADER_V1) => 10,
         Some(other) => return Err(format!("its header is `{other}`, not `{CSV_HEADER}`")),
         None => return Err("it is empty".to_owned()),
-    }
+    };
     let mut rows = Vec::new();
     for (i, text) in lines.enumerate() {
         if text.is_empty() {
             continue;
         }
         let line = i + 2;
-        let fields: Vec<&str> = text.split(',').collect();
+        let mut fields: Vec<&str> = text.split(',').collect();
+        if fields.len() != columns {
+            return Err(format!(
+                "line {line} has {} fields, not {columns}",
+                fields.len()
+            ));
+        }
+        let zstd = if columns == 11 { fields.pop() } else { None };
         let [
             format,
             dataset,
@@ -87,7 +104,7 @@ pub fn csv_rows(text: &str) -> Result<Vec<CsvRow<'_>>, String> {
             size,
         ] = fields[..]
         else {
-            return Err(format!("line {line} has {} fields, not 10", fields.len()));
+            unreachable!("the field count was checked above");
         };
         let number = |field: &str, name: &str| {
             field
@@ -116,6 +133,10 @@ pub fn csv_rows(text: &str) -> Result<Vec<CsvRow<'_>>, String> {
             },
             mb_per_s: decimal(mb_per_s, "mb_per_s")?,
             size_bytes: number(size, "size_bytes")?,
+            zstd_bytes: match zstd {
+                None | Some("") => None,
+                Some(z) => Some(number(z, "zstd_bytes")?),
+            },
         });
     }
     Ok(rows)
@@ -131,7 +152,7 @@ pub fn parse_csv(text: &str) -> Result<(Vec<Measurement>, Vec<String>), String> 
     for row in csv_rows(text)? {
         let (Some(format), Some(dataset), Some(operation)) = (
             Format::from_name(row.format),
-            Dataset::from_name(row.dataset),
+            BenchDataset::from_name(row.dataset),
             Operation::from_name(row.op),
         ) else {
             skipped.push(row.text.to_owned());
@@ -143,6 +164,7 @@ pub fn parse_csv(text: &str) -> Result<(Vec<Measurement>, Vec<String>), String> 
             operation,
             stats: row.stats,
             size_bytes: row.size_bytes,
+            zstd_bytes: row.zstd_bytes,
         });
     }
     Ok((measurements, skipped))
@@ -155,7 +177,7 @@ mod tests {
     fn sample() -> Measurement {
         Measurement {
             format: Format::from_name("json").unwrap(),
-            dataset: Dataset::Canada,
+            dataset: surp_datasets::Dataset::Canada.into(),
             operation: Operation::Decode,
             stats: Stats {
                 samples: 5,
@@ -165,6 +187,7 @@ mod tests {
                 cv_pct: 4.56789,
             },
             size_bytes: 1_000_000,
+            zstd_bytes: Some(400_000),
         }
     }
 
@@ -174,7 +197,7 @@ mod tests {
         assert_eq!(
             csv,
             format!(
-                "{CSV_HEADER}\njson,canada,decode,5,2000000,2500000,1900000,4.57,500.00,1000000\n"
+                "{CSV_HEADER}\njson,canada,decode,5,2000000,2500000,1900000,4.57,500.00,1000000,400000\n"
             )
         );
     }
@@ -190,10 +213,24 @@ mod tests {
 
     #[test]
     fn rows_of_unknown_formats_are_skipped_not_fatal() {
-        let text = format!("{CSV_HEADER}\nyaml,canada,decode,5,1,1,1,0.00,1.00,1\n");
+        let text = format!("{CSV_HEADER}\nyaml,canada,decode,5,1,1,1,0.00,1.00,1,1\n");
         let (rows, skipped) = parse_csv(&text).unwrap();
         assert!(rows.is_empty());
         assert_eq!(skipped.len(), 1);
+    }
+
+    #[test]
+    fn a_run_from_before_the_zstd_column_still_reads() {
+        let text = format!("{CSV_HEADER_V1}\njson,canada,decode,5,1,1,1,0.00,1.00,7\n");
+        let (rows, skipped) = parse_csv(&text).unwrap();
+        assert!(skipped.is_empty());
+        assert_eq!(rows[0].size_bytes, 7);
+        assert_eq!(rows[0].zstd_bytes, None);
+        let long = format!("{CSV_HEADER_V1}\njson,canada,decode,5,1,1,1,0.00,1.00,7,3\n");
+        assert_eq!(
+            parse_csv(&long).unwrap_err(),
+            "line 2 has 11 fields, not 10"
+        );
     }
 
     #[test]
@@ -206,9 +243,9 @@ mod tests {
         let short = format!("{CSV_HEADER}\njson,canada,decode\n");
         assert_eq!(
             parse_csv(&short).unwrap_err(),
-            "line 2 has 3 fields, not 10"
+            "line 2 has 3 fields, not 11"
         );
-        let bad = format!("{CSV_HEADER}\njson,canada,decode,5,x,1,1,0.00,1.00,1\n");
+        let bad = format!("{CSV_HEADER}\njson,canada,decode,5,x,1,1,0.00,1.00,1,1\n");
         assert!(parse_csv(&bad).unwrap_err().contains("median_ns `x`"));
     }
 }

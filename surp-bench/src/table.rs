@@ -8,7 +8,8 @@ use crate::{Comparison, Measurement, Operation, Plan};
 /// its CV; then the regression check.
 pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparison) -> String {
     let mut out = format!(
-        "surp-bench {} mode: {}; times are medians (± CV)\n\n",
+        "surp-bench {} suite, {} mode: {}; times are medians (± CV)\n\n",
+        plan.suite,
         plan.mode,
         plan.describe_iterations()
     );
@@ -30,7 +31,7 @@ pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparis
         "{:name_width$}  {:format_width$}  {:>12}",
         "dataset", "format", "size (bytes)"
     ));
-    for op in Operation::ALL {
+    for op in plan.suite.operations() {
         out.push_str(&format!("  {:>18}", op.name()));
     }
     out.push('\n');
@@ -50,7 +51,7 @@ pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparis
                 format.name,
                 thousands(size)
             ));
-            for op in Operation::ALL {
+            for &op in plan.suite.operations() {
                 let text = cell(op).map_or_else(
                     || "-".to_owned(),
                     |m| format!("{} ±{:.0}%", duration(m.stats.median_ns), m.stats.cv_pct),

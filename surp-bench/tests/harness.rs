@@ -7,20 +7,35 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use surp_bench::{CSV_HEADER, Chart, Dataset, FORMATS, Mode, Operation, Options, Plan};
+use surp_bench::{BenchDataset, CSV_HEADER, Dataset, FORMATS, Mode, Options, Plan, Suite};
+use surp_datasets::typed::TypedDataset;
 
 const DATASETS: [Dataset; 2] = [Dataset::StringHeavy, Dataset::NestedDeep];
+const TYPED_DATASETS: [TypedDataset; 2] = [TypedDataset::Log, TypedDataset::GameSave];
+
+fn datasets(suite: Suite) -> Vec<BenchDataset> {
+    match suite {
+        Suite::Value => DATASETS.map(BenchDataset::Value).to_vec(),
+        Suite::Typed => TYPED_DATASETS.map(BenchDataset::Typed).to_vec(),
+    }
+}
 
 fn run_into(dir: &Path, baseline: Option<&Path>) -> surp_bench::Report {
-    let plan = Plan::new(
-        Mode::Ci,
-        FORMATS.iter().collect(),
-        DATASETS.to_vec(),
-        Some(2),
-    )
-    .unwrap();
+    let plans = Suite::ALL
+        .into_iter()
+        .map(|suite| {
+            Plan::new(
+                Mode::Ci,
+                suite,
+                FORMATS.iter().collect(),
+                datasets(suite),
+                Some(2),
+            )
+            .unwrap()
+        })
+        .collect();
     let options = Options {
-        plan,
+        plans,
         output: dir.to_owned(),
         baseline: baseline.map(Path::to_owned),
         progress: false,
@@ -28,87 +43,128 @@ fn run_into(dir: &Path, baseline: Option<&Path>) -> surp_bench::Report {
     surp_bench::run(&options).unwrap()
 }
 
-fn size_column(dir: &Path) -> Vec<String> {
+/// The `size_bytes` and `zstd_bytes` columns of a suite's summary.csv.
+fn size_columns(dir: &Path) -> Vec<String> {
     fs::read_to_string(dir.join("summary.csv"))
         .unwrap()
         .lines()
-        .map(|line| line.rsplit(',').next().unwrap().to_owned())
+        .map(|line| line.split(',').skip(9).collect::<Vec<_>>().join(","))
         .collect()
 }
 
 #[test]
-fn a_run_writes_every_output_file() {
+fn a_run_writes_every_output_file_of_both_suites() {
     let dir = tempfile::tempdir().unwrap();
     let report = run_into(dir.path(), None);
-
-    let csv = fs::read_to_string(dir.path().join("summary.csv")).unwrap();
-    let mut lines = csv.lines();
-    assert_eq!(lines.next(), Some(CSV_HEADER));
     assert_eq!(
         CSV_HEADER,
-        "format,dataset,op,iterations,median_ns,p95_ns,min_ns,cv_pct,mb_per_s,size_bytes"
+        "format,dataset,op,iterations,median_ns,p95_ns,min_ns,cv_pct,mb_per_s,size_bytes,zstd_bytes"
     );
-    let rows: Vec<&str> = lines.collect();
-    assert_eq!(
-        rows.len(),
-        FORMATS.len() * DATASETS.len() * Operation::ALL.len()
-    );
-    assert_eq!(report.measurements.len(), rows.len());
-    for row in &rows {
-        let fields: Vec<&str> = row.split(',').collect();
-        assert_eq!(fields.len(), 10, "{row}");
-        assert_eq!(fields[3], "2", "{row}");
-        assert!(fields[9].parse::<u64>().unwrap() > 0, "{row}");
-    }
+    assert_eq!(report.suites.len(), 2);
+    for suite_report in &report.suites {
+        let suite = suite_report.plan.suite;
+        let folder = dir.path().join(suite.subfolder());
+        assert_eq!(suite_report.output, folder);
+        let csv = fs::read_to_string(folder.join("summary.csv")).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some(CSV_HEADER));
+        let rows: Vec<&str> = lines.collect();
+        assert_eq!(suite_report.measurements.len(), rows.len());
+        // Every format has every operation of the suite on every dataset,
+        // except that borrowed decoding is missing where the format cannot
+        // borrow (ciborium, prost).
+        let cells = suite_report.plan.formats.len()
+            * suite_report.plan.datasets.len()
+            * suite.operations().len();
+        let missing = match suite {
+            Suite::Value => 0,
+            Suite::Typed => 2 * TYPED_DATASETS.len(),
+        };
+        assert_eq!(rows.len(), cells - missing, "{suite}");
+        for row in &rows {
+            let fields: Vec<&str> = row.split(',').collect();
+            assert_eq!(fields.len(), 11, "{row}");
+            assert_eq!(fields[3], "2", "{row}");
+            let size = fields[9].parse::<u64>().unwrap();
+            let zstd = fields[10].parse::<u64>().unwrap();
+            assert!(size > 0 && zstd > 0, "{row}");
+        }
+        if suite == Suite::Typed {
+            for format in ["surp", "msgpack_compact", "cbor4ii", "postcard", "bitcode"] {
+                for dataset in TYPED_DATASETS {
+                    let prefix = format!("{format},{dataset},decode_borrowed,");
+                    assert!(rows.iter().any(|r| r.starts_with(&prefix)), "{prefix}");
+                }
+            }
+        }
 
-    for chart in Chart::ALL {
-        let path = dir.path().join("charts").join(chart.file_name());
-        let text = fs::read_to_string(&path).unwrap();
-        let doc = roxmltree::Document::parse(&text)
-            .unwrap_or_else(|err| panic!("{} is not XML: {err}", path.display()));
-        let root = doc.root_element();
-        assert_eq!(root.tag_name().name(), "svg");
-        let texts: Vec<&str> = root
-            .descendants()
-            .filter(|n| n.has_tag_name("text"))
-            .filter_map(|n| n.text())
-            .map(str::trim)
-            .collect();
-        for dataset in DATASETS {
+        for chart in suite.charts() {
+            let path = folder.join("charts").join(chart.file_name());
+            let text = fs::read_to_string(&path).unwrap();
+            let doc = roxmltree::Document::parse(&text)
+                .unwrap_or_else(|err| panic!("{} is not XML: {err}", path.display()));
+            let root = doc.root_element();
+            assert_eq!(root.tag_name().name(), "svg");
+            let texts: Vec<&str> = root
+                .descendants()
+                .filter(|n| n.has_tag_name("text"))
+                .filter_map(|n| n.text())
+                .map(str::trim)
+                .collect();
+            for dataset in &suite_report.plan.datasets {
+                assert!(
+                    texts.contains(&dataset.name()),
+                    "{} lacks {dataset}",
+                    chart.file_name()
+                );
+            }
+            let chart_formats = suite_report.plan.formats.iter().filter(|f| {
+                // No bars, so no legend entry, where a format has no cell.
+                !(chart == surp_bench::Chart::Time(surp_bench::Operation::DecodeBorrowed)
+                    && matches!(f.name, "cbor" | "protobuf"))
+            });
+            for format in chart_formats {
+                let expected = if format.needs_schema {
+                    format!("{} (schema)", format.label)
+                } else {
+                    format.label.to_owned()
+                };
+                assert!(
+                    texts.contains(&expected.as_str()),
+                    "{} lacks {expected}",
+                    chart.file_name()
+                );
+            }
+        }
+
+        let meta: serde_json::Value =
+            serde_json::from_str(&fs::read_to_string(folder.join("meta.json")).unwrap()).unwrap();
+        assert_eq!(meta["mode"], "ci");
+        assert_eq!(meta["suite"], suite.name());
+        assert_eq!(meta["iterations"], 2);
+        assert_eq!(meta["regressions"], serde_json::json!([]));
+        assert_eq!(meta["datasets"].as_array().unwrap().len(), 2);
+        assert!(meta["rustc"].as_str().unwrap().starts_with("rustc "));
+
+        let markdown = fs::read_to_string(folder.join("summary.md")).unwrap();
+        let mut headings = vec![
+            "## Serialized size",
+            "## Size after zstd",
+            "## Encode",
+            "## Decode",
+            "## Roundtrip",
+            "## Surp against the field",
+            "## Every cell",
+        ];
+        if suite == Suite::Typed {
+            headings.push("## Borrowed decode");
+        }
+        for heading in headings {
             assert!(
-                texts.contains(&dataset.name()),
-                "{} lacks {dataset}",
-                chart.file_name()
+                markdown.contains(heading),
+                "{suite} summary.md lacks {heading}"
             );
         }
-        for format in &FORMATS {
-            assert!(
-                texts.contains(&format.label),
-                "{} lacks {}",
-                chart.file_name(),
-                format.label
-            );
-        }
-    }
-
-    let meta: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(dir.path().join("meta.json")).unwrap()).unwrap();
-    assert_eq!(meta["mode"], "ci");
-    assert_eq!(meta["iterations"], 2);
-    assert_eq!(meta["regressions"], serde_json::json!([]));
-    assert_eq!(meta["datasets"].as_array().unwrap().len(), DATASETS.len());
-    assert!(meta["rustc"].as_str().unwrap().starts_with("rustc "));
-
-    let markdown = fs::read_to_string(dir.path().join("summary.md")).unwrap();
-    for heading in [
-        "## Serialized size",
-        "## Encode",
-        "## Decode",
-        "## Roundtrip",
-        "## Surp against the field",
-        "## Every cell",
-    ] {
-        assert!(markdown.contains(heading), "summary.md lacks {heading}");
     }
 }
 
@@ -118,9 +174,17 @@ fn two_runs_give_identical_sizes_and_an_identical_size_chart() {
     let second = tempfile::tempdir().unwrap();
     run_into(first.path(), None);
     run_into(second.path(), None);
-    assert_eq!(size_column(first.path()), size_column(second.path()));
-    let chart = |dir: &Path| fs::read(dir.join("charts/size.svg")).unwrap();
-    assert_eq!(chart(first.path()), chart(second.path()));
+    for suite in Suite::ALL {
+        let folder = |dir: &Path| dir.join(suite.subfolder());
+        assert_eq!(
+            size_columns(&folder(first.path())),
+            size_columns(&folder(second.path()))
+        );
+        for chart in ["size.svg", "size_zstd.svg"] {
+            let read = |dir: &Path| fs::read(folder(dir).join("charts").join(chart)).unwrap();
+            assert_eq!(read(first.path()), read(second.path()), "{suite} {chart}");
+        }
+    }
 }
 
 #[test]
@@ -129,16 +193,19 @@ fn a_rerun_against_its_own_output_finds_no_size_change() {
     let current = tempfile::tempdir().unwrap();
     run_into(baseline.path(), None);
     let report = run_into(current.path(), Some(baseline.path()));
-    let comparison = &report.meta.comparison;
-    assert_eq!(
-        comparison.baseline.as_deref(),
-        Some(baseline.path().to_str().unwrap())
-    );
-    assert!(
-        comparison.size_changes.is_empty(),
-        "{:?}",
-        comparison.size_changes
-    );
+    for suite_report in &report.suites {
+        let comparison = &suite_report.meta.comparison;
+        let expected = baseline.path().join(suite_report.plan.suite.subfolder());
+        assert_eq!(
+            comparison.baseline.as_deref(),
+            Some(expected.to_str().unwrap())
+        );
+        assert!(
+            comparison.size_changes.is_empty(),
+            "{:?}",
+            comparison.size_changes
+        );
+    }
     assert!(
         report
             .regressions()
@@ -157,6 +224,8 @@ fn check_fails_the_binary_when_surps_size_changed() {
         vec![
             "--mode".to_owned(),
             "ci".to_owned(),
+            "--suite".to_owned(),
+            "value".to_owned(),
             "--formats".to_owned(),
             "surp,json".to_owned(),
             "--datasets".to_owned(),
@@ -186,8 +255,9 @@ fn check_fails_the_binary_when_surps_size_changed() {
         .lines()
         .map(|line| match line.strip_prefix("surp,") {
             Some(_) => {
-                let (head, size) = line.rsplit_once(',').unwrap();
-                format!("{head},{}", size.parse::<u64>().unwrap() + 1)
+                let mut fields: Vec<String> = line.split(',').map(str::to_owned).collect();
+                fields[9] = (fields[9].parse::<u64>().unwrap() + 1).to_string();
+                fields.join(",")
             }
             None => line.to_owned(),
         })

@@ -1,9 +1,9 @@
 //! The six generated datasets: one file per shape, all drawing from the same
 //! seeded source ([`draw`]) and word pools ([`vocabulary`]).
 
-mod draw;
-mod timestamp;
-mod vocabulary;
+pub(crate) mod draw;
+pub(crate) mod timestamp;
+pub(crate) mod vocabulary;
 
 pub(crate) mod binary_blobs;
 pub(crate) mod mixed_api_events;

@@ -46,11 +46,13 @@ pub fn index_page(runs: &[Run]) -> String {
             .commit
             .as_deref()
             .map_or_else(|| "unknown".to_owned(), |c| format!("`{}`", short(c)));
-        let python = if run.python.is_some() {
-            format!(" ([Python]({}.md))", run.python_page_name())
-        } else {
-            String::new()
-        };
+        let mut python = String::new();
+        if let Some(typed) = &run.typed {
+            python.push_str(&format!(" ([typed suite]({}.md))", typed.page_name()));
+        }
+        if run.python.is_some() {
+            python.push_str(&format!(" ([Python]({}.md))", run.python_page_name()));
+        }
         out.push_str(&format!(
             "| [{name}]({name}.md){python} | {} | {} | version {}, {} | {commit} |\n",
             run.meta.mode,
@@ -86,6 +88,12 @@ pub fn with_run_entries(summary: &str, runs: &[Run]) -> Option<String> {
             "{indent}- [{name}](bench/{name}.md)\n",
             name = run.name()
         ));
+        if let Some(typed) = &run.typed {
+            entries.push_str(&format!(
+                "{indent}    - [Typed suite](bench/{}.md)\n",
+                typed.page_name()
+            ));
+        }
         if run.python.is_some() {
             entries.push_str(&format!(
                 "{indent}    - [Python](bench/{}.md)\n",

@@ -14,6 +14,10 @@ pub struct RunMeta {
     pub harness: String,
     /// "ci" or "full".
     pub mode: String,
+    /// "value" or "typed"; runs made before the typed suite have none and
+    /// are value-suite runs.
+    #[serde(default)]
+    pub suite: Option<String>,
     /// The scale of the generated datasets.
     pub dataset_scale: String,
     /// Timed iterations per cell.

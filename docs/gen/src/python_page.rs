@@ -238,6 +238,7 @@ fn op_title(op: Operation) -> &'static str {
     match op {
         Operation::Encode => "dumps",
         Operation::Decode => "loads",
+        Operation::DecodeBorrowed => "loads (borrowed)",
         Operation::Roundtrip => "round trip",
     }
 }

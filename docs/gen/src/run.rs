@@ -5,7 +5,9 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use semver::Version;
-use surp_bench::{Chart, Dataset, Format, Measurement, Mode, Operation, Plan, parse_csv};
+use surp_bench::{
+    BenchDataset, Chart, Format, Measurement, Mode, Operation, Plan, Suite, parse_csv,
+};
 
 use crate::DocsError;
 use crate::meta::RunMeta;
@@ -30,12 +32,51 @@ pub struct Run {
     /// The Python run of the same version, when the folder has a `python/`
     /// subfolder.
     pub python: Option<PythonRun>,
+    /// The typed suite of the same run, when the folder has a `typed/`
+    /// subfolder.
+    pub typed: Option<Box<Run>>,
 }
+
+/// The folder of a run that holds its typed suite.
+pub const TYPED_DIR: &str = "typed";
 
 impl Run {
     /// The folder's name, `v<version>`, which is also the page's name.
     pub fn name(&self) -> String {
         format!("v{}", self.version)
+    }
+
+    /// The suite the run measured.
+    pub fn suite(&self) -> Suite {
+        self.plan.suite
+    }
+
+    /// The name of this suite's page: `v<version>` for the value suite,
+    /// `v<version>-typed` for the typed suite.
+    pub fn page_name(&self) -> String {
+        match self.suite() {
+            Suite::Value => self.name(),
+            Suite::Typed => format!("{}-typed", self.name()),
+        }
+    }
+
+    /// The suite's folder under `docs/assets/bench/`.
+    pub fn assets_dir(&self) -> String {
+        match self.suite() {
+            Suite::Value => self.name(),
+            Suite::Typed => format!("{}/{TYPED_DIR}", self.name()),
+        }
+    }
+
+    /// The charts the run has: its suite's, less the compressed-size chart
+    /// in runs made before sizes were compressed.
+    pub fn charts(&self) -> Vec<Chart> {
+        let compressed = self.measurements.iter().all(|m| m.zstd_bytes.is_some());
+        self.suite()
+            .charts()
+            .into_iter()
+            .filter(|c| compressed || *c != Chart::ZstdSize)
+            .collect()
     }
 
     /// The name of the page of the run's Python benchmark,
@@ -70,8 +111,13 @@ impl Run {
 
         let mode = Mode::from_name(&meta.mode)
             .ok_or_else(|| bad(format!("meta.json names an unknown mode `{}`", meta.mode)))?;
+        let suite = match meta.suite.as_deref() {
+            None | Some("value") => Suite::Value,
+            Some("typed") => Suite::Typed,
+            Some(other) => return Err(bad(format!("meta.json names an unknown suite `{other}`"))),
+        };
         let mut formats: Vec<&'static Format> = Vec::new();
-        let mut datasets: Vec<Dataset> = Vec::new();
+        let mut datasets: Vec<BenchDataset> = Vec::new();
         for m in &measurements {
             if !formats.contains(&m.format) {
                 formats.push(m.format);
@@ -80,21 +126,41 @@ impl Run {
                 datasets.push(m.dataset);
             }
         }
-        let plan = Plan::new(mode, formats, datasets, Some(meta.iterations))
+        let plan = Plan::new(mode, suite, formats, datasets, Some(meta.iterations))
             .map_err(|err| bad(err.to_string()))?;
         let rows: Vec<_> = measurements
             .iter()
             .map(|m| (m.format.name, m.dataset, m.operation))
             .collect();
         let names: Vec<&str> = plan.formats.iter().map(|f| f.name).collect();
+        // Borrowed decoding is optional per cell (not every format can
+        // borrow, not every dataset has strings); every other operation of
+        // the suite must be there for every format and dataset.
+        let required: Vec<Operation> = suite
+            .operations()
+            .iter()
+            .copied()
+            .filter(|&op| op != Operation::DecodeBorrowed)
+            .collect();
+        let (optional, required_rows): (Vec<_>, Vec<_>) = rows
+            .iter()
+            .partition(|(_, _, op)| *op == Operation::DecodeBorrowed);
         check_every_cell_once(
             "summary.csv",
-            &rows,
+            &required_rows,
             &names,
             &plan.datasets,
-            &Operation::ALL,
+            &required,
         )
         .map_err(bad)?;
+        for (i, row) in optional.iter().enumerate() {
+            if optional[..i].contains(row) {
+                return Err(bad(format!(
+                    "summary.csv has more than one row for {} {} on {}",
+                    row.0, row.2, row.1
+                )));
+            }
+        }
         if let Some(m) = measurements
             .iter()
             .find(|m| m.stats.samples != meta.iterations)
@@ -109,31 +175,47 @@ impl Run {
                 return Err(bad(format!("{name} is missing")));
             }
         }
-        for chart in Chart::ALL {
-            if !dir.join("charts").join(chart.file_name()).is_file() {
-                return Err(bad(format!("charts/{} is missing", chart.file_name())));
-            }
-        }
         let python_dir = dir.join(PYTHON_DIR);
-        let python = if python_dir.is_dir() {
+        let python = if suite == Suite::Typed {
+            None
+        } else if python_dir.is_dir() {
             Some(PythonRun::load(&python_dir, &meta)?)
         } else if python_dir.exists() {
             return Err(bad(format!("{PYTHON_DIR} is not a folder")));
         } else {
             None
         };
-        Ok(Run {
+        let typed_dir = dir.join(TYPED_DIR);
+        let typed = if suite == Suite::Value && typed_dir.is_dir() {
+            let typed = Run::load(&typed_dir, version.clone())?;
+            if typed.suite() != Suite::Typed {
+                return Err(bad(format!(
+                    "{TYPED_DIR}/meta.json is not a typed-suite run"
+                )));
+            }
+            Some(Box::new(typed))
+        } else {
+            None
+        };
+        let run = Run {
             version,
             dir: dir.to_owned(),
             meta,
             plan,
             measurements,
             python,
-        })
+            typed,
+        };
+        for chart in run.charts() {
+            if !dir.join("charts").join(chart.file_name()).is_file() {
+                return Err(bad(format!("charts/{} is missing", chart.file_name())));
+            }
+        }
+        Ok(run)
     }
 
     /// The measurement of one cell, if the run has it.
-    pub fn cell(&self, format: &str, dataset: Dataset, op: Operation) -> Option<&Measurement> {
+    pub fn cell(&self, format: &str, dataset: BenchDataset, op: Operation) -> Option<&Measurement> {
         self.measurements
             .iter()
             .find(|m| m.format.name == format && m.dataset == dataset && m.operation == op)
@@ -143,11 +225,11 @@ impl Run {
 /// Checks that a summary's rows, given as (format, dataset, operation),
 /// hold every combination of `formats` x `datasets` x `operations` exactly
 /// once; `file` names the summary in the error.
-pub(crate) fn check_every_cell_once(
+pub(crate) fn check_every_cell_once<D: Copy + PartialEq + std::fmt::Display>(
     file: &str,
-    rows: &[(&str, Dataset, Operation)],
+    rows: &[(&str, D, Operation)],
     formats: &[&str],
-    datasets: &[Dataset],
+    datasets: &[D],
     operations: &[Operation],
 ) -> Result<(), String> {
     let expected = formats.len() * datasets.len() * operations.len();

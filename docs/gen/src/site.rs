@@ -77,6 +77,12 @@ impl Site {
         files.insert(dir.join("dedup-measured.md"), dedup_fragment(&runs));
         for run in &runs {
             files.insert(dir.join(format!("{}.md", run.name())), run_page(run));
+            if let Some(typed) = &run.typed {
+                files.insert(
+                    dir.join(format!("{}.md", typed.page_name())),
+                    run_page(typed),
+                );
+            }
             if let Some(py) = &run.python {
                 files.insert(
                     dir.join(format!("{}.md", run.python_page_name())),

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use docs_gen::{DocsError, LIST_END, LIST_START, Site, Stale};
-use surp_bench::{Chart, Dataset, FORMATS, Mode, Operation, Options, Plan};
+use surp_bench::{Dataset, FORMATS, Mode, Options, Plan, Suite};
 
 const FORMAT_NAMES: [&str; 3] = ["surp", "surp_dedup", "msgpack"];
 const DATASETS: [Dataset; 2] = [Dataset::NestedDeep, Dataset::StringHeavy];
@@ -22,9 +22,10 @@ fn run_dir() -> &'static Path {
             .iter()
             .filter(|f| FORMAT_NAMES.contains(&f.name))
             .collect();
-        let plan = Plan::new(Mode::Ci, formats, DATASETS.to_vec(), Some(1)).unwrap();
+        let datasets = DATASETS.map(Into::into).to_vec();
+        let plan = Plan::new(Mode::Ci, Suite::Value, formats, datasets, Some(1)).unwrap();
         surp_bench::run(&Options {
-            plan,
+            plans: vec![plan],
             output: dir.path().to_owned(),
             baseline: None,
             progress: false,
@@ -99,14 +100,14 @@ fn a_run_gets_a_page_with_its_charts_and_every_cell() {
     let site = Site::generate(docs.path()).unwrap();
     let text = page(&site, "v0.1.0.md");
 
-    for chart in Chart::ALL {
+    for chart in Suite::Value.charts() {
         let link = format!("(../assets/bench/v0.1.0/charts/{})", chart.file_name());
         assert!(text.contains(&link), "{link}");
     }
     let rows = table_rows(text, docs_gen::EVERY_CELL_HEADING);
     assert_eq!(
         rows.len(),
-        FORMAT_NAMES.len() * DATASETS.len() * Operation::ALL.len()
+        FORMAT_NAMES.len() * DATASETS.len() * Suite::Value.operations().len()
     );
 
     // Every row of the CSV is on the page, with its size.
@@ -118,7 +119,9 @@ fn a_run_gets_a_page_with_its_charts_and_every_cell() {
             .iter()
             .find(|r| r.starts_with(&row))
             .unwrap_or_else(|| panic!("no row {row}"));
-        assert!(line.ends_with(&format!("| {} |", surp_bench::thousands(m.size_bytes))));
+        let zstd = surp_bench::thousands(m.zstd_bytes.unwrap());
+        let sizes = format!("| {} | {zstd} |", surp_bench::thousands(m.size_bytes));
+        assert!(line.ends_with(&sizes), "{line}");
     }
 
     let meta: serde_json::Value =
@@ -313,7 +316,7 @@ fn write_python_run(run: &Path, mode: &str, iterations: usize) {
         serde_json::to_string_pretty(&meta).unwrap(),
     )
     .unwrap();
-    let mut csv = format!("{}\n", surp_bench::CSV_HEADER);
+    let mut csv = format!("{}\n", surp_bench::CSV_HEADER_V1);
     let mut n = 0u64;
     // In the export's order, Dataset::ALL's, as the harness measures them.
     let datasets = Dataset::ALL.into_iter().filter(|d| DATASETS.contains(d));

@@ -1,0 +1,454 @@
+//! The typed suite: each format encodes and decodes a dataset's own Rust
+//! types through serde (or, for Protobuf, through prost messages), so the
+//! schema-bound formats can take part.
+//!
+//! The serde formats' functions are generic over the dataset type; a
+//! [`TypedData`] implementation ties a dataset type to its borrowed form
+//! (strings as `&str`) and to its Protobuf messages. [`lanes`] builds one
+//! [`Lane`] per format for a dataset, after checking that the format
+//! round-trips it exactly.
+
+use std::fmt::Debug;
+use std::hint::black_box;
+use std::time::Instant;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use surp_datasets::typed::{AccessLog, GameSaves, GameUpdates, Mesh};
+
+use crate::format::CodecError;
+use crate::measure::{Lane, elapsed_ns};
+use crate::typed_proto as proto;
+use crate::{Codec, Format, Operation};
+
+/// A dataset type of the typed suite.
+pub(crate) trait TypedData:
+    Serialize + DeserializeOwned + PartialEq + Debug + 'static
+{
+    /// The same data with its strings borrowed from the input; `Self` for
+    /// types without strings.
+    type Borrowed<'a>: Deserialize<'a> + Serialize;
+    /// The Protobuf message the dataset converts to.
+    type Proto: prost::Message + Default + PartialEq;
+    /// Whether [`Self::Borrowed`] borrows anything, so that a borrowed
+    /// decode is worth its own row.
+    const BORROWS: bool;
+    /// The dataset as Protobuf messages.
+    fn to_proto(&self) -> Self::Proto;
+    /// Protobuf messages back to the dataset.
+    fn from_proto(msg: Self::Proto) -> Result<Self, String>;
+}
+
+impl TypedData for AccessLog<String> {
+    type Borrowed<'a> = AccessLog<&'a str>;
+    type Proto = proto::AccessLogMsg;
+    const BORROWS: bool = true;
+    fn to_proto(&self) -> Self::Proto {
+        proto::log_to_proto(self)
+    }
+    fn from_proto(msg: Self::Proto) -> Result<Self, String> {
+        proto::log_from_proto(msg)
+    }
+}
+
+impl TypedData for Mesh {
+    type Borrowed<'a> = Mesh;
+    type Proto = proto::MeshMsg;
+    const BORROWS: bool = false;
+    fn to_proto(&self) -> Self::Proto {
+        proto::mesh_to_proto(self)
+    }
+    fn from_proto(msg: Self::Proto) -> Result<Self, String> {
+        proto::mesh_from_proto(msg)
+    }
+}
+
+impl TypedData for GameSaves<String> {
+    type Borrowed<'a> = GameSaves<&'a str>;
+    type Proto = proto::GameSavesMsg;
+    const BORROWS: bool = true;
+    fn to_proto(&self) -> Self::Proto {
+        proto::saves_to_proto(self)
+    }
+    fn from_proto(msg: Self::Proto) -> Result<Self, String> {
+        proto::saves_from_proto(msg)
+    }
+}
+
+impl TypedData for GameUpdates {
+    type Borrowed<'a> = GameUpdates;
+    type Proto = proto::GameUpdatesMsg;
+    const BORROWS: bool = false;
+    fn to_proto(&self) -> Self::Proto {
+        proto::updates_to_proto(self)
+    }
+    fn from_proto(msg: Self::Proto) -> Result<Self, String> {
+        proto::updates_from_proto(msg)
+    }
+}
+
+/// A serde format's functions for one dataset type.
+struct SerdeCodec<T: TypedData> {
+    encode: fn(&T, &mut Vec<u8>) -> Result<(), CodecError>,
+    decode: fn(&[u8]) -> Result<T, CodecError>,
+    /// `None` where the format cannot decode without copying (ciborium reads
+    /// through `io::Read`).
+    decode_borrowed: Option<for<'a> fn(&'a [u8]) -> Result<T::Borrowed<'a>, CodecError>>,
+}
+
+// Each format through its writer API into the caller's Vec where it has one.
+// cbor4ii, postcard and bitcode take or return a Vec by value; the lane's
+// buffer is moved in and the result moved back, so capacity is still reused,
+// except for bitcode's serde API, which always returns a new Vec.
+
+fn surp_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    Ok(value.serialize(&mut surp::Serializer::new(buf))?)
+}
+fn surp_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    Ok(surp::from_slice(bytes)?)
+}
+fn dedup_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    Ok(surp_dedup::append_to_vec(buf, value)?)
+}
+fn dedup_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    Ok(surp_dedup::from_slice(bytes)?)
+}
+fn json_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    Ok(serde_json::to_writer(buf, value)?)
+}
+fn json_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    Ok(serde_json::from_slice(bytes)?)
+}
+fn msgpack_named_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    Ok(rmp_serde::encode::write_named(buf, value)?)
+}
+fn msgpack_compact_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    Ok(rmp_serde::encode::write(buf, value)?)
+}
+fn msgpack_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    Ok(rmp_serde::from_slice(bytes)?)
+}
+fn ciborium_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    Ok(ciborium::into_writer(value, buf)?)
+}
+fn ciborium_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    Ok(ciborium::from_reader(bytes)?)
+}
+fn cbor4ii_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    *buf = cbor4ii::serde::to_vec(std::mem::take(buf), value)?;
+    Ok(())
+}
+fn cbor4ii_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    Ok(cbor4ii::serde::from_slice(bytes)?)
+}
+fn postcard_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    *buf = postcard::to_extend(value, std::mem::take(buf))?;
+    Ok(())
+}
+fn postcard_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    Ok(postcard::from_bytes(bytes)?)
+}
+fn bitcode_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    *buf = bitcode::serialize(value)?;
+    Ok(())
+}
+fn bitcode_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
+    Ok(bitcode::deserialize(bytes)?)
+}
+
+// Borrowed decoding as higher-ranked function pointers: the lifetime is
+// late-bound, so each of these is `for<'a> fn(&'a [u8]) -> T::Borrowed<'a>`.
+fn surp_borrow<T: TypedData>(bytes: &[u8]) -> Result<T::Borrowed<'_>, CodecError> {
+    Ok(surp::from_slice(bytes)?)
+}
+fn dedup_borrow<T: TypedData>(bytes: &[u8]) -> Result<T::Borrowed<'_>, CodecError> {
+    Ok(surp_dedup::from_slice(bytes)?)
+}
+fn json_borrow<T: TypedData>(bytes: &[u8]) -> Result<T::Borrowed<'_>, CodecError> {
+    Ok(serde_json::from_slice(bytes)?)
+}
+fn msgpack_borrow<T: TypedData>(bytes: &[u8]) -> Result<T::Borrowed<'_>, CodecError> {
+    Ok(rmp_serde::from_slice(bytes)?)
+}
+fn cbor4ii_borrow<T: TypedData>(bytes: &[u8]) -> Result<T::Borrowed<'_>, CodecError> {
+    Ok(cbor4ii::serde::from_slice(bytes)?)
+}
+fn postcard_borrow<T: TypedData>(bytes: &[u8]) -> Result<T::Borrowed<'_>, CodecError> {
+    Ok(postcard::from_bytes(bytes)?)
+}
+fn bitcode_borrow<T: TypedData>(bytes: &[u8]) -> Result<T::Borrowed<'_>, CodecError> {
+    Ok(bitcode::deserialize(bytes)?)
+}
+
+/// The serde functions of a format for `T`; `None` for Protobuf, which
+/// goes through its messages instead.
+fn serde_codec<T: TypedData>(codec: Codec) -> Option<SerdeCodec<T>> {
+    type Borrow<T> = for<'a> fn(&'a [u8]) -> Result<<T as TypedData>::Borrowed<'a>, CodecError>;
+    let (encode, decode, borrow): (_, fn(&[u8]) -> _, Option<Borrow<T>>) = match codec {
+        Codec::Surp => (
+            surp_encode::<T> as _,
+            surp_decode::<T>,
+            Some(surp_borrow::<T>),
+        ),
+        Codec::SurpDedup => (
+            dedup_encode::<T> as _,
+            dedup_decode::<T>,
+            Some(dedup_borrow::<T>),
+        ),
+        Codec::Json => (
+            json_encode::<T> as _,
+            json_decode::<T>,
+            Some(json_borrow::<T>),
+        ),
+        Codec::Msgpack => (
+            msgpack_named_encode::<T> as _,
+            msgpack_decode::<T>,
+            Some(msgpack_borrow::<T>),
+        ),
+        Codec::MsgpackCompact => (
+            msgpack_compact_encode::<T> as _,
+            msgpack_decode::<T>,
+            Some(msgpack_borrow::<T>),
+        ),
+        Codec::Cbor => (ciborium_encode::<T> as _, ciborium_decode::<T>, None),
+        Codec::Cbor4ii => (
+            cbor4ii_encode::<T> as _,
+            cbor4ii_decode::<T>,
+            Some(cbor4ii_borrow::<T>),
+        ),
+        Codec::Postcard => (
+            postcard_encode::<T> as _,
+            postcard_decode::<T>,
+            Some(postcard_borrow::<T>),
+        ),
+        Codec::Bitcode => (
+            bitcode_encode::<T> as _,
+            bitcode_decode::<T>,
+            Some(bitcode_borrow::<T>),
+        ),
+        Codec::Protobuf => return None,
+    };
+    Some(SerdeCodec {
+        encode,
+        decode,
+        decode_borrowed: borrow.filter(|_| T::BORROWS),
+    })
+}
+
+/// One lane per format for a typed dataset, each checked first: two
+/// encodes give the same bytes, the owned decode equals the dataset, and
+/// the borrowed decode serializes (as JSON) to the same text as the
+/// dataset.
+pub(crate) fn lanes<'v, T: TypedData>(
+    formats: &[&'static Format],
+    value: &'v T,
+) -> Result<Vec<Box<dyn Lane + 'v>>, (&'static Format, Operation, String)> {
+    let mut lanes: Vec<Box<dyn Lane + 'v>> = Vec::with_capacity(formats.len());
+    for &format in formats {
+        let lane: Box<dyn Lane + 'v> = match serde_codec::<T>(format.codec) {
+            Some(codec) => Box::new(SerdeLane::new(format, codec, value)?),
+            None => Box::new(ProtoLane::new(format, value)?),
+        };
+        lanes.push(lane);
+    }
+    Ok(lanes)
+}
+
+type CheckError = (&'static Format, Operation, String);
+
+fn check_encode_twice(
+    format: &'static Format,
+    encode: impl Fn(&mut Vec<u8>) -> Result<(), CodecError>,
+) -> Result<Vec<u8>, CheckError> {
+    let fail = |e: CodecError| (format, Operation::Encode, e.to_string());
+    let mut first = Vec::new();
+    encode(&mut first).map_err(fail)?;
+    let mut second = Vec::new();
+    encode(&mut second).map_err(fail)?;
+    if first != second {
+        return Err((
+            format,
+            Operation::Encode,
+            "two encodes of the same value differ".to_owned(),
+        ));
+    }
+    Ok(first)
+}
+
+struct SerdeLane<'v, T: TypedData> {
+    format: &'static Format,
+    codec: SerdeCodec<T>,
+    value: &'v T,
+    encoded: Vec<u8>,
+    scratch: Vec<u8>,
+}
+
+impl<'v, T: TypedData> SerdeLane<'v, T> {
+    fn new(
+        format: &'static Format,
+        codec: SerdeCodec<T>,
+        value: &'v T,
+    ) -> Result<Self, CheckError> {
+        let encoded = check_encode_twice(format, |buf| (codec.encode)(value, buf))?;
+        let back =
+            (codec.decode)(&encoded).map_err(|e| (format, Operation::Decode, e.to_string()))?;
+        if back != *value {
+            return Err((
+                format,
+                Operation::Decode,
+                "the decoded value differs from the dataset".to_owned(),
+            ));
+        }
+        if let Some(borrow) = codec.decode_borrowed {
+            let borrowed =
+                borrow(&encoded).map_err(|e| (format, Operation::DecodeBorrowed, e.to_string()))?;
+            let same = serde_json::to_vec(&borrowed).ok() == serde_json::to_vec(value).ok();
+            if !same {
+                return Err((
+                    format,
+                    Operation::DecodeBorrowed,
+                    "the borrowed decode differs from the dataset".to_owned(),
+                ));
+            }
+        }
+        Ok(SerdeLane {
+            format,
+            codec,
+            value,
+            encoded,
+            scratch: Vec::new(),
+        })
+    }
+}
+
+impl<T: TypedData> Lane for SerdeLane<'_, T> {
+    fn format(&self) -> &'static Format {
+        self.format
+    }
+
+    fn encoded(&self) -> &[u8] {
+        &self.encoded
+    }
+
+    fn supports(&self, operation: Operation) -> bool {
+        operation != Operation::DecodeBorrowed || self.codec.decode_borrowed.is_some()
+    }
+
+    fn run(&mut self, operation: Operation) -> Result<u64, CodecError> {
+        let codec = &self.codec;
+        Ok(match operation {
+            Operation::Encode => {
+                self.scratch.clear();
+                let start = Instant::now();
+                (codec.encode)(black_box(self.value), &mut self.scratch)?;
+                let ns = elapsed_ns(start);
+                black_box(&self.scratch);
+                ns
+            }
+            Operation::Decode => {
+                let start = Instant::now();
+                let decoded = (codec.decode)(black_box(&self.encoded))?;
+                let ns = elapsed_ns(start);
+                drop(black_box(decoded));
+                ns
+            }
+            Operation::DecodeBorrowed => {
+                let borrow = codec
+                    .decode_borrowed
+                    .ok_or("this format has no borrowed decode")?;
+                let start = Instant::now();
+                let decoded = borrow(black_box(&self.encoded))?;
+                let ns = elapsed_ns(start);
+                drop(black_box(decoded));
+                ns
+            }
+            Operation::Roundtrip => {
+                self.scratch.clear();
+                let start = Instant::now();
+                (codec.encode)(black_box(self.value), &mut self.scratch)?;
+                let decoded = (codec.decode)(black_box(&self.scratch))?;
+                let ns = elapsed_ns(start);
+                drop(black_box(decoded));
+                ns
+            }
+        })
+    }
+}
+
+/// Protobuf: the dataset converted to its messages once, untimed; the
+/// timed runs are prost's encode and decode of those messages.
+struct ProtoLane<T: TypedData> {
+    format: &'static Format,
+    message: T::Proto,
+    encoded: Vec<u8>,
+    scratch: Vec<u8>,
+}
+
+impl<T: TypedData> ProtoLane<T> {
+    fn new(format: &'static Format, value: &T) -> Result<Self, CheckError> {
+        use prost::Message as _;
+        let message = value.to_proto();
+        let encoded = check_encode_twice(format, |buf| Ok(message.encode(buf)?))?;
+        let back = T::Proto::decode(encoded.as_slice())
+            .map_err(|e| (format, Operation::Decode, e.to_string()))?;
+        let back = T::from_proto(back).map_err(|e| (format, Operation::Decode, e))?;
+        if back != *value {
+            return Err((
+                format,
+                Operation::Decode,
+                "the decoded value differs from the dataset".to_owned(),
+            ));
+        }
+        Ok(ProtoLane {
+            format,
+            message,
+            encoded,
+            scratch: Vec::new(),
+        })
+    }
+}
+
+impl<T: TypedData> Lane for ProtoLane<T> {
+    fn format(&self) -> &'static Format {
+        self.format
+    }
+
+    fn encoded(&self) -> &[u8] {
+        &self.encoded
+    }
+
+    fn supports(&self, operation: Operation) -> bool {
+        operation != Operation::DecodeBorrowed
+    }
+
+    fn run(&mut self, operation: Operation) -> Result<u64, CodecError> {
+        use prost::Message as _;
+        Ok(match operation {
+            Operation::Encode => {
+                self.scratch.clear();
+                let start = Instant::now();
+                black_box(&self.message).encode(&mut self.scratch)?;
+                let ns = elapsed_ns(start);
+                black_box(&self.scratch);
+                ns
+            }
+            Operation::Decode => {
+                let start = Instant::now();
+                let decoded = T::Proto::decode(black_box(self.encoded.as_slice()))?;
+                let ns = elapsed_ns(start);
+                drop(black_box(decoded));
+                ns
+            }
+            Operation::DecodeBorrowed => return Err("prost has no borrowed decode".into()),
+            Operation::Roundtrip => {
+                self.scratch.clear();
+                let start = Instant::now();
+                black_box(&self.message).encode(&mut self.scratch)?;
+                let decoded = T::Proto::decode(black_box(self.scratch.as_slice()))?;
+                let ns = elapsed_ns(start);
+                drop(black_box(decoded));
+                ns
+            }
+        })
+    }
+}
