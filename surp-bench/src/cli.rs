@@ -68,11 +68,32 @@ pub struct Cli {
     /// terminal).
     #[arg(long)]
     pub no_progress: bool,
+
+    /// Also count the instructions of encode and decode of surp and
+    /// surp_dedup on every dataset at ci scale, under valgrind's callgrind,
+    /// into instructions.csv; with --check, a cell more than 2% above the
+    /// instruction baseline fails the run.
+    #[arg(long)]
+    pub instructions: bool,
+
+    /// The instruction counts to compare with [default:
+    /// bench/instructions-baseline.csv under the workspace root].
+    #[arg(long, value_name = "FILE", requires = "instructions")]
+    pub instruction_baseline: Option<PathBuf>,
+
+    /// Write this run's instruction counts to the instruction baseline
+    /// instead of comparing with it (commit it, saying why the counts
+    /// changed).
+    #[arg(long, requires = "instructions")]
+    pub write_instruction_baseline: bool,
 }
 
 /// A task other than a benchmark run.
 #[derive(Clone, Debug, Subcommand)]
 pub enum Command {
+    /// Internal: the process valgrind runs for --instructions.
+    #[command(name = "count-instructions-worker", hide = true)]
+    InstructionsWorker,
     /// Write every dataset as <name>.surp (plain Surp) and <name>.json (the
     /// test-vector notation of docs/spec.md), plus export.json, for other
     /// languages' harnesses and tests.

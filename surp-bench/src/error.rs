@@ -76,6 +76,11 @@ pub enum BenchError {
         /// What went wrong.
         message: String,
     },
+    /// Counting instructions under callgrind failed.
+    Instructions {
+        /// What went wrong.
+        message: String,
+    },
     /// A file or folder could not be read or written.
     Io {
         /// The path involved.
@@ -129,6 +134,9 @@ impl fmt::Display for BenchError {
                 "{format} fails the check before timing on typed dataset `{dataset}` \
                  ({operation}): {message}"
             ),
+            BenchError::Instructions { message } => {
+                write!(f, "counting instructions failed: {message}")
+            }
             BenchError::NothingToMeasure { what, suite } => {
                 write!(
                     f,

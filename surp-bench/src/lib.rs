@@ -88,6 +88,7 @@ mod error;
 mod export;
 mod format;
 mod harness;
+mod instructions;
 mod markdown;
 mod measure;
 mod meta;
@@ -111,6 +112,11 @@ pub use error::BenchError;
 pub use export::{EXPORT_INDEX, ExportIndex, ExportedDataset, Notation, export};
 pub use format::{Codec, FORMATS, Format, SURP_FORMAT_VERSION, ValueCodec};
 pub use harness::{Options, Report, run, workspace_root};
+pub use instructions::{
+    COUNTED_FORMATS, INSTRUCTION_BASELINE, INSTRUCTION_THRESHOLD_PCT, InstructionComparison,
+    InstructionCount, cells_to_count, compare_instructions, count as count_instructions,
+    parse_instructions_csv, to_instructions_csv, worker as instructions_worker,
+};
 pub use markdown::markdown_tables;
 pub use measure::{Measurement, ZSTD_LEVEL};
 pub use meta::Meta;

@@ -191,6 +191,9 @@ impl fmt::Display for SizeChange {
 pub struct Comparison {
     /// The baseline folder compared against, if any.
     pub baseline: Option<String>,
+    /// Whether anything was compared: false when there was no baseline or
+    /// it measured other data (another mode or dataset version).
+    pub compared: bool,
     /// The regressions: what `--check` fails on.
     pub regressions: Vec<Regression>,
     /// Every size change, regression or not.
@@ -225,6 +228,7 @@ pub fn compare(
         ));
         return out;
     }
+    out.compared = true;
     compare_sizes(
         current,
         baseline,

@@ -54,7 +54,18 @@ pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparis
             for &op in plan.suite.operations() {
                 let text = cell(op).map_or_else(
                     || "-".to_owned(),
-                    |m| format!("{} ±{:.0}%", duration(m.stats.median_ns), m.stats.cv_pct),
+                    |m| {
+                        let noisy = if m.stats.cv_pct > crate::NOISY_CV_PCT {
+                            "~"
+                        } else {
+                            ""
+                        };
+                        format!(
+                            "{noisy}{} ±{:.0}%",
+                            duration(m.stats.median_ns),
+                            m.stats.cv_pct
+                        )
+                    },
                 );
                 out.push_str(&format!("  {text:>18}"));
             }
@@ -64,11 +75,21 @@ pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparis
 
     out.push('\n');
     match &comparison.baseline {
-        Some(dir) => out.push_str(&format!(
-            "Regression check against {dir}: {} regression(s)\n",
-            comparison.regressions.len()
+        Some(dir) if comparison.compared => out.push_str(&format!(
+            "Regression check against {dir}: {} regression(s), {} noisy cell(s) not judged\n",
+            comparison.regressions.len(),
+            comparison.noisy.len()
         )),
-        None => out.push_str("Regression check: no baseline\n"),
+        Some(dir) => out.push_str(&format!(
+            "Regression check: skipped ({dir} is not comparable; see the note)\n"
+        )),
+        None => out.push_str("Regression check: skipped (no baseline)\n"),
+    }
+    if plan.mode == crate::Mode::Ci {
+        out.push_str(
+            "  note: a ci-mode run is a smoke test: small datasets, few iterations; cells \
+             with a CV above 10% are marked noisy (~) and no time here is for comparison\n",
+        );
     }
     for r in &comparison.regressions {
         out.push_str(&format!("  REGRESSION {r}\n"));

@@ -87,13 +87,19 @@ impl TypedData for GameUpdates {
     }
 }
 
+/// Bytes to the borrowed form of a dataset type, for any input lifetime.
+type BorrowFn<T> = for<'a> fn(&'a [u8]) -> Result<<T as TypedData>::Borrowed<'a>, CodecError>;
+
+/// Bytes to an owned dataset value.
+type DecodeOwnedFn<T> = fn(&[u8]) -> Result<T, CodecError>;
+
 /// A serde format's functions for one dataset type.
 struct SerdeCodec<T: TypedData> {
     encode: fn(&T, &mut Vec<u8>) -> Result<(), CodecError>,
     decode: fn(&[u8]) -> Result<T, CodecError>,
     /// `None` where the format cannot decode without copying (ciborium reads
     /// through `io::Read`).
-    decode_borrowed: Option<for<'a> fn(&'a [u8]) -> Result<T::Borrowed<'a>, CodecError>>,
+    decode_borrowed: Option<BorrowFn<T>>,
 }
 
 // Each format through its writer API into the caller's Vec where it has one.
@@ -183,8 +189,7 @@ fn bitcode_borrow<T: TypedData>(bytes: &[u8]) -> Result<T::Borrowed<'_>, CodecEr
 /// The serde functions of a format for `T`; `None` for Protobuf, which
 /// goes through its messages instead.
 fn serde_codec<T: TypedData>(codec: Codec) -> Option<SerdeCodec<T>> {
-    type Borrow<T> = for<'a> fn(&'a [u8]) -> Result<<T as TypedData>::Borrowed<'a>, CodecError>;
-    let (encode, decode, borrow): (_, fn(&[u8]) -> _, Option<Borrow<T>>) = match codec {
+    let (encode, decode, borrow): (_, DecodeOwnedFn<T>, Option<BorrowFn<T>>) = match codec {
         Codec::Surp => (
             surp_encode::<T> as _,
             surp_decode::<T>,
@@ -235,6 +240,10 @@ fn serde_codec<T: TypedData>(codec: Codec) -> Option<SerdeCodec<T>> {
     })
 }
 
+/// Why a format failed its check before timing: the format, the operation
+/// and what went wrong.
+pub(crate) type CheckError = (&'static Format, Operation, String);
+
 /// One lane per format for a typed dataset, each checked first: two
 /// encodes give the same bytes, the owned decode equals the dataset, and
 /// the borrowed decode serializes (as JSON) to the same text as the
@@ -242,7 +251,7 @@ fn serde_codec<T: TypedData>(codec: Codec) -> Option<SerdeCodec<T>> {
 pub(crate) fn lanes<'v, T: TypedData>(
     formats: &[&'static Format],
     value: &'v T,
-) -> Result<Vec<Box<dyn Lane + 'v>>, (&'static Format, Operation, String)> {
+) -> Result<Vec<Box<dyn Lane + 'v>>, CheckError> {
     let mut lanes: Vec<Box<dyn Lane + 'v>> = Vec::with_capacity(formats.len());
     for &format in formats {
         let lane: Box<dyn Lane + 'v> = match serde_codec::<T>(format.codec) {
@@ -254,7 +263,6 @@ pub(crate) fn lanes<'v, T: TypedData>(
     Ok(lanes)
 }
 
-type CheckError = (&'static Format, Operation, String);
 
 fn check_encode_twice(
     format: &'static Format,
