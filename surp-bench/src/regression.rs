@@ -424,7 +424,13 @@ mod tests {
             cell(format("cbor"), Operation::Encode, 80, 1.0, 40),
         ];
         let c = compare(&rows, &identity("full", 1), &rows, &identity("full", 1));
-        assert_eq!(c, Comparison::default());
+        assert_eq!(
+            c,
+            Comparison {
+                compared: true,
+                ..Comparison::default()
+            }
+        );
     }
 
     #[test]
