@@ -12,6 +12,11 @@
 // - on every page, no link or embedded resource on the site is broken (each
 //   same-origin URL answers 200, each #fragment names an element of its
 //   page), and no script throws;
+// - the newest run's typed-suite page (typed/), when it has one, passes the
+//   same checks (its borrowed-decode row is missing where a format cannot
+//   borrow) and is linked from the run's page;
+// - at 1280 px wide, no table on those pages is wider than its room;
+//   screenshots at that width go to target/docs-screenshot-<page>-1280.png;
 // - a screenshot of the benchmark page goes to target/docs-screenshot.png,
 //   and one of each chart as the page shows it beside it; the newest run's
 //   Python page, if it has one, goes to target/docs-screenshot-python.png
@@ -123,9 +128,16 @@ function pythonRows(run) {
   return csvRows(path.join(dir, PYTHON_SUMMARY));
 }
 
-// What the page of `run` must show, read from the run's own files.
-function expectations(run) {
-  const dir = path.join(BENCH_ROOT, run.name);
+// The run's typed suite (written by surp-bench into typed/), if it has one.
+const TYPED_DIR = 'typed';
+function hasTyped(run) {
+  return fs.existsSync(path.join(BENCH_ROOT, run.name, TYPED_DIR, 'summary.csv'));
+}
+
+// What the page of `run` (or of its typed suite, `sub` = 'typed') must
+// show, read from the run's own files.
+function expectations(run, sub = '') {
+  const dir = path.join(BENCH_ROOT, run.name, sub);
   const rows = csvRows(path.join(dir, 'summary.csv'));
   const distinct = (i) => new Set(rows.map((r) => r[i])).size;
   const charts = fs
@@ -367,14 +379,14 @@ async function screenshots(page, file, images) {
   }
 }
 
-async function checkBenchPage(page, base, run) {
-  const expected = expectations(run);
-  const pageName = `bench/${run.name}.html`;
+async function checkBenchPage(page, base, run, sub = '') {
+  const expected = expectations(run, sub);
+  const pageName = sub ? `bench/${run.name}-${sub}.html` : `bench/${run.name}.html`;
   for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName}: ${problem}`);
 
   // Charts: each committed SVG once, each decoded with a real size.
   const images = await mainImages(page);
-  const prefix = `/assets/bench/${run.name}/charts/`;
+  const prefix = sub ? `/assets/bench/${run.name}/${sub}/charts/` : `/assets/bench/${run.name}/charts/`;
   const shown = images.filter((i) => i.src.startsWith(prefix)).map((i) => i.src.slice(prefix.length)).sort();
   if (JSON.stringify(shown) !== JSON.stringify(expected.charts)) {
     fail(`${pageName} shows charts [${shown}], but the run has [${expected.charts}]`);
@@ -389,7 +401,9 @@ async function checkBenchPage(page, base, run) {
     fail(`${pageName} has no heading with id "${EVERY_CELL_ID}"`);
   } else {
     const cells = new Set(table.rows.map((r) => r.slice(0, 3).join(' / ')));
-    const grid = expected.formats * expected.datasets * expected.operations;
+    // The typed suite has no borrowed-decode cell where a format cannot
+    // borrow, so only the value suite fills the whole grid.
+    const grid = sub ? expected.rows : expected.formats * expected.datasets * expected.operations;
     if (table.rows.length !== expected.rows || cells.size !== expected.rows || grid !== expected.rows) {
       fail(
         `${pageName}: the "Every cell" table has ${table.rows.length} rows (${cells.size} distinct cells); ` +
@@ -404,15 +418,59 @@ async function checkBenchPage(page, base, run) {
     );
   }
 
+  // The typed suite, when there is one, has its own page, linked from here.
+  if (!sub && hasTyped(run)) {
+    const link = `${run.name}-${TYPED_DIR}.html`;
+    const links = await page.locator(`main a[href="${link}"]`).count();
+    if (links === 0) fail(`${pageName} has no link to the run's typed-suite page ${link}`);
+  }
+
   // The Python run, when there is one, has its own page, linked from here.
-  if (pythonRows(run)) {
+  if (!sub && pythonRows(run)) {
     const link = `${run.name}-python.html`;
     const links = await page.locator(`main a[href="${link}"]`).count();
     if (links === 0) fail(`${pageName} has no link to the run's Python page ${link}`);
   }
 
-  await screenshots(page, SCREENSHOT, images);
-  log(`screenshots written to ${path.relative(ROOT, SCREENSHOT)} (and one per chart beside it)`);
+  const file = sub ? SCREENSHOT.replace(/\.png$/, `-${sub}.png`) : SCREENSHOT;
+  await screenshots(page, file, images);
+  log(`screenshots written to ${path.relative(ROOT, file)} (and one per chart beside it)`);
+}
+
+// At 1280 pixels wide, no table of a benchmark page may be wider than the
+// space it has (mdBook would scroll it, cutting off the last columns); a
+// screenshot of each page at that width goes beside SCREENSHOT.
+async function checkFitsAt1280(page, base, pageNames) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  for (const pageName of pageNames) {
+    for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName}: ${problem}`);
+    const tables = await page.evaluate(() =>
+      [...document.querySelectorAll('main table')].map((t) => {
+        const box = t.parentElement;
+        let heading = '';
+        for (let el = box; el; el = el.previousElementSibling) {
+          if (/^H[1-6]$/.test(el.tagName)) {
+            heading = el.innerText;
+            break;
+          }
+        }
+        return {
+          heading,
+          table: Math.ceil(t.getBoundingClientRect().width),
+          room: box.clientWidth,
+          overflow: box.scrollWidth > box.clientWidth + 1 || t.getBoundingClientRect().right > window.innerWidth,
+        };
+      }),
+    );
+    for (const t of tables.filter((t) => t.overflow)) {
+      fail(`${pageName} at 1280 px: the table under "${t.heading}" is ${t.table} px wide in ${t.room} px`);
+    }
+    const widest = Math.max(0, ...tables.map((t) => t.table));
+    const shot = SCREENSHOT.replace(/\.png$/, `-${path.basename(pageName, '.html')}-1280.png`);
+    await page.screenshot({ path: shot, fullPage: true });
+    log(`${pageName} at 1280 px: ${tables.length} tables, the widest ${widest} px, none overflows; ${path.relative(ROOT, shot)}`);
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
 }
 
 // The page of a run's Python benchmark: its one chart loads, and its
@@ -491,6 +549,12 @@ async function main() {
     await checkIndex(page, base, newest);
     if (newest) {
       await checkBenchPage(page, base, newest);
+      const fitted = [`bench/${newest.name}.html`];
+      if (hasTyped(newest)) {
+        await checkBenchPage(page, base, newest, TYPED_DIR);
+        fitted.push(`bench/${newest.name}-${TYPED_DIR}.html`);
+      }
+      await checkFitsAt1280(page, base, fitted);
       for (const run of runs.filter((r) => pythonRows(r))) {
         await checkPythonPage(page, base, run, run === newest);
       }

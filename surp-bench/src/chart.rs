@@ -19,7 +19,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use crate::units::{SIZE_UNITS, TIME_UNITS, Unit, unit_for};
-use crate::{BenchError, Format, Measurement, Operation};
+use crate::{BenchError, Format, Measurement, Operation, Suite};
 
 /// One of the charts a run draws.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -162,7 +162,8 @@ impl Chart {
 
         let group_px = formats.len() as u32 * BAR_PX + GROUP_GAP_PX;
         let plot_px = datasets.len().max(1) as u32 * group_px;
-        let legend_px = LEGEND_PX * legend_rows(&formats, WIDTH - 2 * MARGIN_PX);
+        let suite = rows.first().map_or(Suite::Value, |m| m.dataset.suite());
+        let legend_px = LEGEND_PX * legend_rows(&formats, suite, WIDTH - 2 * MARGIN_PX);
         let height = MARGIN_PX + TITLE_PX + legend_px + plot_px + X_AXIS_PX + MARGIN_PX;
 
         let mut svg = String::new();
@@ -183,7 +184,7 @@ impl Chart {
                         .color(&INK),
                 ))
                 .map_err(|e| failed(&e))?;
-            draw_legend(&legend_area, &formats).map_err(|e| failed(&e))?;
+            draw_legend(&legend_area, &formats, suite).map_err(|e| failed(&e))?;
 
             let mut chart = ChartBuilder::on(&plot_area)
                 .x_label_area_size(X_AXIS_PX)
@@ -260,8 +261,8 @@ impl Chart {
 
 /// A format's legend text: its label, marked when a reader needs the
 /// schema to decode it.
-fn legend_label(format: &Format) -> String {
-    if format.needs_schema {
+fn legend_label(format: &Format, suite: Suite) -> String {
+    if format.needs_schema_in(suite) {
         format!("{} (schema)", format.label)
     } else {
         format.label.to_owned()
@@ -270,12 +271,13 @@ fn legend_label(format: &Format) -> String {
 
 /// Where each legend entry goes: (row, x) in pixels, wrapping to a new row
 /// when the next entry would pass `width`, so entries never overlap.
-fn legend_layout(formats: &[&'static Format], width: u32) -> Vec<(u32, i32)> {
+fn legend_layout(formats: &[&'static Format], suite: Suite, width: u32) -> Vec<(u32, i32)> {
     const SWATCH: i32 = 16;
     let mut places = Vec::with_capacity(formats.len());
     let (mut row, mut x) = (0, 0);
     for format in formats {
-        let entry = SWATCH + 6 + text_px(legend_label(format).chars().count(), TEXT_FONT) as i32;
+        let entry =
+            SWATCH + 6 + text_px(legend_label(format, suite).chars().count(), TEXT_FONT) as i32;
         if x > 0 && x + entry > width as i32 {
             row += 1;
             x = 0;
@@ -286,8 +288,8 @@ fn legend_layout(formats: &[&'static Format], width: u32) -> Vec<(u32, i32)> {
     places
 }
 
-fn legend_rows(formats: &[&'static Format], width: u32) -> u32 {
-    legend_layout(formats, width)
+fn legend_rows(formats: &[&'static Format], suite: Suite, width: u32) -> u32 {
+    legend_layout(formats, suite, width)
         .last()
         .map_or(1, |&(row, _)| row + 1)
 }
@@ -297,17 +299,18 @@ fn legend_rows(formats: &[&'static Format], width: u32) -> u32 {
 fn draw_legend<DB: DrawingBackend>(
     area: &DrawingArea<DB, plotters::coord::Shift>,
     formats: &[&'static Format],
+    suite: Suite,
 ) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
     let swatch = 16;
     let width = area.dim_in_pixel().0;
-    for (format, (row, x)) in formats.iter().zip(legend_layout(formats, width)) {
+    for (format, (row, x)) in formats.iter().zip(legend_layout(formats, suite, width)) {
         let y = 6 + (row * LEGEND_PX) as i32;
         area.draw(&Rectangle::new(
             [(x, y), (x + swatch, y + swatch)],
             colour(format).filled(),
         ))?;
         area.draw(&Text::new(
-            legend_label(format),
+            legend_label(format, suite),
             (x + swatch + 6, y + swatch / 2),
             (FONT, TEXT_FONT)
                 .into_font()
@@ -650,10 +653,11 @@ mod tests {
     #[test]
     fn the_legend_wraps_instead_of_running_off_the_chart() {
         let formats: Vec<&'static Format> = crate::FORMATS.iter().collect();
-        let places = legend_layout(&formats, WIDTH - 2 * MARGIN_PX);
-        assert!(legend_rows(&formats, WIDTH - 2 * MARGIN_PX) > 1);
+        let places = legend_layout(&formats, Suite::Typed, WIDTH - 2 * MARGIN_PX);
+        assert!(legend_rows(&formats, Suite::Typed, WIDTH - 2 * MARGIN_PX) > 1);
         for (format, (_, x)) in formats.iter().zip(&places) {
-            let end = *x + 22 + text_px(legend_label(format).chars().count(), TEXT_FONT) as i32;
+            let label = legend_label(format, Suite::Typed);
+            let end = *x + 22 + text_px(label.chars().count(), TEXT_FONT) as i32;
             assert!(end <= (WIDTH - 2 * MARGIN_PX) as i32, "{}", format.name);
         }
     }

@@ -81,9 +81,10 @@ pub struct Format {
     /// fixed by [`SURP_FORMAT_VERSION`]: any size change without a new
     /// format version is a regression.
     pub pinned_by_format_version: bool,
-    /// Whether a reader needs the schema (the Rust type, or the `.proto`
-    /// message) to decode the bytes: field names and value types are not on
-    /// the wire. Pages and charts mark these formats.
+    /// Whether, in the typed suite, a reader needs the schema (the Rust
+    /// type, or the `.proto` message) to decode the bytes: field names and
+    /// value types are not on the wire. Pages and charts mark these formats
+    /// (see [`Format::needs_schema_in`]).
     pub needs_schema: bool,
     /// The implementation, for the typed suite's generic dispatch.
     pub codec: Codec,
@@ -96,6 +97,13 @@ impl Format {
     /// The format with this name, if there is one.
     pub fn from_name(name: &str) -> Option<&'static Format> {
         FORMATS.iter().find(|f| f.name == name)
+    }
+
+    /// Whether a reader needs the schema to decode the format's encoding in
+    /// this suite. In the value suite every format, Protobuf's generic
+    /// Value message included, carries the shape of the data on the wire.
+    pub fn needs_schema_in(&self, suite: Suite) -> bool {
+        suite == Suite::Typed && self.needs_schema
     }
 
     /// Whether the format takes part in a suite.

@@ -38,7 +38,11 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
     let header = |out: &mut String| {
         out.push_str("\n| dataset |");
         for f in &plan.formats {
-            let mark = if f.needs_schema { " (schema)" } else { "" };
+            let mark = if f.needs_schema_in(plan.suite) {
+                " (schema)"
+            } else {
+                ""
+            };
             out.push_str(&format!(" {}{mark} |", f.label));
         }
         out.push_str("\n| --- |");
@@ -79,7 +83,7 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
 
     for &op in plan.suite.operations() {
         out.push_str(&format!(
-            "\n## {} (median time and MB/s, fastest in bold)\n",
+            "\n## {} (median time, fastest in bold; MB/s under Every cell)\n",
             op.title()
         ));
         header(&mut out);
@@ -87,13 +91,7 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
             let cells: Vec<Option<(u64, String)>> = plan
                 .formats
                 .iter()
-                .map(|f| {
-                    find(f, d, op).map(|m| {
-                        let text =
-                            format!("{} ({:.0} MB/s)", duration(m.stats.median_ns), m.mb_per_s());
-                        (m.stats.median_ns, text)
-                    })
-                })
+                .map(|f| find(f, d, op).map(|m| (m.stats.median_ns, duration(m.stats.median_ns))))
                 .collect();
             push_row(&mut out, d, &cells);
         }

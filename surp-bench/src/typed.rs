@@ -263,7 +263,6 @@ pub(crate) fn lanes<'v, T: TypedData>(
     Ok(lanes)
 }
 
-
 fn check_encode_twice(
     format: &'static Format,
     encode: impl Fn(&mut Vec<u8>) -> Result<(), CodecError>,

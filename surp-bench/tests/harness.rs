@@ -124,7 +124,7 @@ fn a_run_writes_every_output_file_of_both_suites() {
                     && matches!(f.name, "cbor" | "protobuf"))
             });
             for format in chart_formats {
-                let expected = if format.needs_schema {
+                let expected = if format.needs_schema_in(suite) {
                     format!("{} (schema)", format.label)
                 } else {
                     format.label.to_owned()

@@ -29,6 +29,7 @@
 
 mod dedup;
 mod error;
+mod front;
 mod index;
 mod meta;
 mod page;
