@@ -320,7 +320,7 @@ fn cell_run<'a, T: serde::Serialize + DeserializeOwned + 'static>(
 }
 
 /// The worker: runs every cell once to warm it, then once inside
-/// [`counted_cell`], in [`cells_to_count`] order. Meant to run under
+/// `counted_cell`, in [`cells_to_count`] order. Meant to run under
 /// callgrind (see [`count`]); on its own it only exercises the cells.
 pub fn worker() -> Result<(), BenchError> {
     let mut values: Vec<(BenchDataset, Value)> = Vec::new();
