@@ -3,8 +3,8 @@
 use std::path::PathBuf;
 
 use crate::error::Error;
-use crate::files;
-use crate::json::{self, BytesForm};
+use crate::files::{self, WriteFailure};
+use crate::json::{self, BytesForm, JsonError};
 
 /// Arguments of `surp decode`.
 #[derive(Debug, clap::Args)]
@@ -36,17 +36,21 @@ pub struct Args {
     pub output: Option<PathBuf>,
 }
 
-/// Runs `surp decode`.
+/// Runs `surp decode`. The JSON is streamed to its destination as the
+/// document is read, so a document that expands a lot (deduplicated
+/// references, `--pretty`) needs no memory for its whole JSON text.
 pub fn run(args: &Args) -> Result<(), Error> {
     let input = files::read_input(args.file.as_deref())?;
-    let text = json::to_json(&input, args.bytes, args.pretty).map_err(|e| {
-        // The visitor that writes JSON is the only source of serde messages
-        // here: those are values without a JSON form, not malformed input.
-        if matches!(e.kind(), surp::ErrorKind::Message(_)) {
-            Error::NotJson(e)
-        } else {
-            Error::Surp(e)
-        }
-    })?;
-    files::write_output(args.output.as_deref(), &text)
+    files::with_output(args.output.as_deref(), |out| {
+        json::write_json(&input, args.bytes, args.pretty, out).map_err(|e| match e {
+            JsonError::Io(e) => WriteFailure::Io(e),
+            // The visitor that writes JSON is the only source of serde
+            // messages here: those are values without a JSON form, not
+            // malformed input.
+            JsonError::Surp(e) if matches!(e.kind(), surp::ErrorKind::Message(_)) => {
+                WriteFailure::Command(Error::NotJson(e))
+            }
+            JsonError::Surp(e) => WriteFailure::Command(Error::Surp(e)),
+        })
+    })
 }

@@ -40,19 +40,118 @@ pub fn check_binary_output(path: Option<&Path>) -> Result<(), Error> {
     Ok(())
 }
 
-/// Writes `bytes` to the file at `path`, or to standard output.
+/// Writes `bytes` to the file at `path`, or to standard output (see
+/// [`with_output`]).
 pub fn write_output(path: Option<&Path>, bytes: &[u8]) -> Result<(), Error> {
-    match path {
-        Some(p) if !is_std(path) => fs::write(p, bytes).map_err(|error| Error::Io {
-            action: "write",
-            target: p.display().to_string(),
-            error,
-        }),
-        _ => {
-            let mut out = io::stdout().lock();
-            out.write_all(bytes)
-                .and_then(|()| out.flush())
-                .map_err(Error::stdout)
-        }
+    with_output(path, |out| out.write_all(bytes).map_err(WriteFailure::Io))
+}
+
+/// Why producing the output stopped: the writer failed, or the command
+/// did (its error is passed through).
+pub enum WriteFailure {
+    /// Writing to the output failed.
+    Io(io::Error),
+    /// The command's own error.
+    Command(Error),
+}
+
+/// How much standard output is held back before it streams: a command that
+/// fails before producing this much prints nothing.
+const STDOUT_BUFFER: usize = 1 << 20;
+
+/// Streams output through a buffer into the file at `path`, or to standard
+/// output, so that memory stays bounded whatever the output's size.
+///
+/// On standard output, the first [`STDOUT_BUFFER`] bytes are held back: a
+/// command that fails before producing more prints nothing, and one that
+/// fails later leaves what it had produced (the error message says where it
+/// stopped).
+///
+/// A file is written under a temporary name in the same folder and renamed
+/// over `path` only when `write` has succeeded and everything is flushed: an
+/// error never leaves a partial file behind, nor replaces an existing one.
+pub fn with_output(
+    path: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> Result<(), WriteFailure>,
+) -> Result<(), Error> {
+    let Some(target) = path.filter(|_| !is_std(path)) else {
+        let stdout = io::stdout();
+        let mut out = io::BufWriter::with_capacity(STDOUT_BUFFER, stdout.lock());
+        return match write(&mut out) {
+            Ok(()) => out.flush().map_err(Error::stdout),
+            Err(WriteFailure::Io(e)) => Err(Error::stdout(e)),
+            Err(WriteFailure::Command(e)) => {
+                // Output that still fits the buffer is dropped, so a failed
+                // command prints nothing; longer output has been streamed.
+                drop(out.into_parts());
+                Err(e)
+            }
+        };
+    };
+    let io_error = |error| Error::Io {
+        action: "write",
+        target: target.display().to_string(),
+        error,
+    };
+    let dir = target
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = target
+        .file_name()
+        .map_or_else(|| "output".into(), |n| n.to_string_lossy().into_owned());
+    let temporary = dir.join(format!(".{name}.surp-{}.tmp", std::process::id()));
+    let file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&temporary)
+        .map_err(io_error)?;
+    let mut out = io::BufWriter::new(file);
+    let result = match write(&mut out) {
+        Ok(()) => out
+            .into_inner()
+            .map_err(|e| e.into_error())
+            .and_then(|file| file.sync_all())
+            .and_then(|()| fs::rename(&temporary, target))
+            .map_err(io_error),
+        Err(WriteFailure::Io(e)) => Err(io_error(e)),
+        Err(WriteFailure::Command(e)) => Err(e),
+    };
+    if result.is_err() {
+        let _ = fs::remove_file(&temporary);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_failed_write_leaves_no_file_and_keeps_the_old_one() {
+        let dir = std::env::temp_dir().join(format!("surp-cli-files-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("out.json");
+        fs::write(&target, b"old").unwrap();
+        let err = with_output(Some(&target), |out| {
+            out.write_all(b"partial").map_err(WriteFailure::Io)?;
+            Err(WriteFailure::Command(Error::BinaryToTerminal))
+        })
+        .unwrap_err();
+        assert!(matches!(err, Error::BinaryToTerminal));
+        assert_eq!(fs::read(&target).unwrap(), b"old");
+        let left: Vec<_> = fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
+        assert_eq!(left, ["out.json"], "the temporary file was removed");
+
+        with_output(Some(&target), |out| {
+            out.write_all(b"new").map_err(WriteFailure::Io)
+        })
+        .unwrap();
+        assert_eq!(fs::read(&target).unwrap(), b"new");
+        fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -68,37 +68,89 @@ fn byte_offset(input: &[u8], line: usize, column: usize) -> usize {
     (line_start + column.saturating_sub(1)).min(input.len())
 }
 
-/// Decodes a Surp document (plain or deduplicated) into JSON text, ending
-/// with a newline.
-pub fn to_json(document: &[u8], bytes: BytesForm, pretty: bool) -> Result<Vec<u8>, surp::Error> {
-    let mut out = Vec::with_capacity(document.len().saturating_mul(2));
-    let mut de = surp::Deserializer::from_slice(document);
-    if pretty {
-        let mut fmt = PrettyFormatter::new();
-        Json::new(&mut out, &mut fmt, bytes).deserialize(&mut de)?;
-    } else {
-        let mut fmt = CompactFormatter;
-        Json::new(&mut out, &mut fmt, bytes).deserialize(&mut de)?;
-    }
-    de.end()?;
-    out.push(b'\n');
-    Ok(out)
+/// Why a document could not be written as JSON.
+#[derive(Debug)]
+pub enum JsonError {
+    /// The document is malformed, or a value has no JSON form.
+    Surp(surp::Error),
+    /// Writing the JSON failed.
+    Io(std::io::Error),
 }
 
-/// Writing into a `Vec` cannot fail; the formatter's signature says it can.
+/// Decodes a Surp document (plain or deduplicated) into JSON text, ending
+/// with a newline, streamed into `out` as the document is read: memory
+/// stays bounded by the document, whatever the size of the JSON.
+pub fn write_json(
+    document: &[u8],
+    bytes: BytesForm,
+    pretty: bool,
+    out: &mut dyn std::io::Write,
+) -> Result<(), JsonError> {
+    let mut sink = Sink { out, failed: None };
+    let mut de = surp::Deserializer::from_slice(document);
+    let result = if pretty {
+        let mut fmt = PrettyFormatter::new();
+        Json::new(&mut sink, &mut fmt, bytes).deserialize(&mut de)
+    } else {
+        let mut fmt = CompactFormatter;
+        Json::new(&mut sink, &mut fmt, bytes).deserialize(&mut de)
+    };
+    // A write error surfaces through serde as a message; report the I/O
+    // error itself.
+    if let Some(error) = sink.failed.take() {
+        return Err(JsonError::Io(error));
+    }
+    result.map_err(JsonError::Surp)?;
+    de.end().map_err(JsonError::Surp)?;
+    sink.write_all(b"\n").map_err(JsonError::Io)
+}
+
+/// Decodes a Surp document into JSON text in memory (see [`write_json`]).
+#[cfg(test)]
+pub fn to_json(document: &[u8], bytes: BytesForm, pretty: bool) -> Result<Vec<u8>, surp::Error> {
+    let mut out = Vec::new();
+    match write_json(document, bytes, pretty, &mut out) {
+        Ok(()) => Ok(out),
+        Err(JsonError::Surp(e)) => Err(e),
+        Err(JsonError::Io(e)) => unreachable!("writing into a Vec failed: {e}"),
+    }
+}
+
+/// The output, remembering the first write error so that it is reported as
+/// one rather than as a serde message.
+struct Sink<'w> {
+    out: &'w mut dyn std::io::Write,
+    failed: Option<std::io::Error>,
+}
+
+impl std::io::Write for Sink<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf).inspect_err(|e| {
+            if self.failed.is_none() {
+                self.failed = Some(std::io::Error::new(e.kind(), e.to_string()));
+            }
+        })
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// The formatter's writes can fail; serde needs its own error type.
 fn written<E: de::Error>(result: std::io::Result<()>) -> Result<(), E> {
     result.map_err(E::custom)
 }
 
 /// A JSON value to be written from the next Surp value.
 struct Json<'o, F> {
-    out: &'o mut Vec<u8>,
+    out: &'o mut dyn std::io::Write,
     fmt: &'o mut F,
     bytes: BytesForm,
 }
 
 impl<'o, F: Formatter> Json<'o, F> {
-    fn new(out: &'o mut Vec<u8>, fmt: &'o mut F, bytes: BytesForm) -> Self {
+    fn new(out: &'o mut dyn std::io::Write, fmt: &'o mut F, bytes: BytesForm) -> Self {
         Json { out, fmt, bytes }
     }
 

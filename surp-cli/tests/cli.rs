@@ -470,3 +470,36 @@ fn replay_session(readme: &str) {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_decode_that_fails_midway_leaves_no_output_file_and_keeps_the_old_one() {
+    // [1, 2, NaN]: the first two items are written before NaN, which has
+    // no JSON form, stops the decode.
+    let document = from_hex("a30102ec007e");
+    let dir = std::env::temp_dir().join(format!("surp-cli-partial-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let target = dir.join("out.json");
+    std::fs::write(&target, b"previous\n").unwrap();
+    surp()
+        .args(["decode", "-o", target.to_str().unwrap()])
+        .write_stdin(document)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("NaN"));
+    assert_eq!(std::fs::read(&target).unwrap(), b"previous\n");
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(names, ["out.json"], "no temporary file is left behind");
+
+    // A good document replaces it.
+    surp()
+        .args(["decode", "-o", target.to_str().unwrap()])
+        .write_stdin(from_hex("a20102"))
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&target).unwrap(), b"[1,2]\n");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
