@@ -27,6 +27,9 @@ echo "== surp-py: build the extension (maturin develop --release)"
     VIRTUAL_ENV=$venv PATH=$venv/bin:$PATH maturin develop --release --quiet
 )
 
+echo "== surp-py: Rust unit tests (the python feature; \`cargo test --workspace\` builds the crate without it)"
+cargo test -p surp-py --features python
+
 echo "== surp-py: export the ci datasets with the Rust harness"
 cargo run --quiet --release -p surp-bench -- export --mode ci --output "$export_dir"
 
