@@ -1,26 +1,52 @@
 //! The module itself: `dumps`, `loads`, and the `surp` module object.
+//!
+//! Both functions run their body under [`guarded`]: a Rust panic (a bug)
+//! becomes a Surp exception, never pyo3's `PanicException`.
 
-use pyo3::exceptions::PyTypeError;
+use std::panic::{self, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
-use crate::error::{DecodeError, EncodeError};
+use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error};
 use crate::{de, output, ser};
 
 /// Encodes `obj` as a Surp document.
 ///
 /// With `dedup=True`, repeated strings and dict key sets are written as
-/// back-references (never larger than without). Raises `EncodeError` (a
-/// `TypeError`) for a value Surp cannot hold, with `.path` naming where it
-/// is.
+/// back-references (never larger than without). `default`, if given, is
+/// called with each object of a type Surp cannot write, and what it returns
+/// is encoded in its place; what it raises, `dumps` raises. Raises
+/// `EncodeError` (a `TypeError`) for a value Surp cannot hold, with `.path`
+/// naming where it is.
 #[pyfunction]
-#[pyo3(signature = (obj, /, *, dedup = false))]
+#[pyo3(signature = (obj, /, *, dedup = false, default = None))]
 fn dumps<'py>(
     py: Python<'py>,
     obj: &Bound<'py, PyAny>,
     dedup: bool,
+    default: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let encoder = ser::Encoder::new(py);
+    if let Some(default) = &default
+        && !default.is_callable()
+    {
+        return Err(PyTypeError::new_err("dumps() default= must be callable"));
+    }
+    guarded(
+        py,
+        || encode(py, obj, dedup, default),
+        |message| encode_error(py, &format!("internal error ({message})"), "$"),
+    )
+}
+
+fn encode<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    dedup: bool,
+    default: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let encoder = ser::Encoder::new(py, default);
     let value = encoder.wrap(obj);
     if dedup {
         // The deduplicating encoder builds its document in a Vec of its own
@@ -59,6 +85,14 @@ fn dumps<'py>(
 #[pyfunction]
 #[pyo3(signature = (data, /))]
 fn loads<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    guarded(
+        py,
+        || decode(py, data),
+        |message| internal_decode_error(py, &message),
+    )
+}
+
+fn decode<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let decoder = de::Decoder::new(py);
     if let Ok(bytes) = data.cast_exact::<PyBytes>() {
         // bytes are immutable and `data` keeps them alive: decode in place.
@@ -80,11 +114,45 @@ fn loads<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, 
     decoder.decode(&copy)
 }
 
+/// Runs `body`; if it panics, returns `error` of the panic's message, or
+/// the `MemoryError` the panic left pending (pyo3's compatibility
+/// `PyBytesWriter` asserts after a failed resize).
+///
+/// A panic is a bug, but it must reach Python as one of the module's
+/// exceptions: pyo3 would raise `PanicException`, a `BaseException` that
+/// `except Exception` does not catch. Unwinding drops what the call made
+/// (Python references, the key cache's lock, which `KeyCache::lock`
+/// accepts poisoned), so nothing is left half-done that a later call sees.
+fn guarded<T>(
+    py: Python<'_>,
+    body: impl FnOnce() -> PyResult<T>,
+    error: impl FnOnce(String) -> PyErr,
+) -> PyResult<T> {
+    match panic::catch_unwind(AssertUnwindSafe(body)) {
+        Ok(result) => result,
+        Err(payload) => {
+            if let Some(pending) = PyErr::take(py)
+                && pending.is_instance_of::<PyMemoryError>(py)
+            {
+                return Err(pending);
+            }
+            let message = if let Some(text) = payload.downcast_ref::<&str>() {
+                (*text).to_owned()
+            } else if let Some(text) = payload.downcast_ref::<String>() {
+                text.clone()
+            } else {
+                "a panic".to_owned()
+            };
+            Err(error(message))
+        }
+    }
+}
+
 /// Surp: a compact, fast, self-describing binary serialization format.
 ///
-/// `dumps(obj, *, dedup=False) -> bytes` and `loads(data) -> object`;
-/// errors are `DecodeError` (a `ValueError`) and `EncodeError` (a
-/// `TypeError`).
+/// `dumps(obj, *, dedup=False, default=None) -> bytes` and
+/// `loads(data) -> object`; errors are `DecodeError` (a `ValueError`) and
+/// `EncodeError` (a `TypeError`).
 #[pymodule]
 #[pyo3(name = "surp")]
 fn surp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -97,4 +165,76 @@ fn surp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("MAX_DEPTH", ser::MAX_DEPTH)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_the_given_exception() {
+        Python::initialize();
+        Python::attach(|py| {
+            let err = guarded(
+                py,
+                || -> PyResult<()> { panic!("index {} out of range", 3) },
+                |message| internal_decode_error(py, &message),
+            )
+            .unwrap_err();
+            assert!(err.is_instance_of::<DecodeError>(py));
+            assert_eq!(
+                err.value(py).to_string(),
+                "internal error in the decoder (index 3 out of range); please report it"
+            );
+            let kind: String = err.value(py).getattr("kind").unwrap().extract().unwrap();
+            assert_eq!(kind, "Internal");
+
+            let err = guarded(
+                py,
+                || -> PyResult<()> { panic!("static text") },
+                |message| encode_error(py, &format!("internal error ({message})"), "$"),
+            )
+            .unwrap_err();
+            assert!(err.is_instance_of::<EncodeError>(py));
+            assert_eq!(
+                err.value(py).to_string(),
+                "internal error (static text) at $"
+            );
+        });
+    }
+
+    #[test]
+    fn a_panic_with_a_memory_error_pending_is_that_memory_error() {
+        Python::initialize();
+        Python::attach(|py| {
+            let err = guarded(
+                py,
+                || -> PyResult<()> {
+                    PyMemoryError::new_err("no room").restore(py);
+                    panic!("assertion failed: !obj.is_null()")
+                },
+                |message| internal_decode_error(py, &message),
+            )
+            .unwrap_err();
+            assert!(err.is_instance_of::<PyMemoryError>(py));
+            assert_eq!(err.value(py).to_string(), "no room");
+            assert!(PyErr::take(py).is_none());
+        });
+    }
+
+    #[test]
+    fn without_a_panic_the_result_passes_through() {
+        Python::initialize();
+        Python::attach(|py| {
+            let ok = guarded(py, || Ok(7), |message| internal_decode_error(py, &message));
+            assert_eq!(ok.unwrap(), 7);
+            let err = guarded(
+                py,
+                || -> PyResult<()> { Err(PyTypeError::new_err("kept")) },
+                |message| internal_decode_error(py, &message),
+            )
+            .unwrap_err();
+            assert!(err.is_instance_of::<PyTypeError>(py));
+        });
+    }
 }

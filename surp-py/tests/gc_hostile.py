@@ -1,11 +1,12 @@
 """Hostile runtimes for `surp.loads` and `surp.dumps`: the garbage collector
-running (and Python code running inside it) while `loads` builds its lists.
-Each scenario runs in a child interpreter
+running (and Python code running inside it) while `loads` builds its lists,
+and memory running out. Each scenario runs in a child interpreter
 (`python gc_hostile.py SCENARIO`), because what it guards against is a
 crash; it prints one line saying what it checked and exits 0.
 """
 
 import gc
+import resource
 import sys
 
 import surp
@@ -88,9 +89,49 @@ def finalizers_run_during_loads():
     return f"{Finalized.runs} finalizers ran gc.collect() and loads() during loads"
 
 
+def limit_memory(headroom):
+    """Caps this process's address space at its current size plus
+    `headroom` bytes."""
+    with open("/proc/self/status", encoding="ascii") as f:
+        size = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
+    resource.setrlimit(resource.RLIMIT_AS, (size + headroom, resource.RLIM_INFINITY))
+
+
+def memory_runs_out():
+    """Allocations larger than the memory left fail: a 300 MB str, a list
+    of 40 million slots (320 MB of pointers), a 300 MB bytes object, and a
+    dumps() output growing past 256 MB. The process goes on afterwards."""
+    mb = 1024 * 1024
+    huge_str = b"\xca" + (300 * mb).to_bytes(4, "little") + b"x" * (300 * mb)
+    huge_bytes = b"\xce" + (300 * mb).to_bytes(4, "little") + bytes(300 * mb)
+    huge_list = b"\xd2" + (40_000_000).to_bytes(4, "little") + bytes(40_000_000)
+    big_object = ["x" * 1000] * 400_000
+    limit_memory(256 * mb)
+    calls = [
+        ("loads(str)", lambda: surp.loads(huge_str)),
+        ("loads(bytes)", lambda: surp.loads(huge_bytes)),
+        ("loads(list)", lambda: surp.loads(huge_list)),
+        ("dumps", lambda: surp.dumps(big_object)),
+    ]
+    outcomes = []
+    for name, call in calls:
+        try:
+            call()
+        except MemoryError:
+            outcomes.append(f"{name}: MemoryError")
+        except (surp.DecodeError, surp.EncodeError) as e:
+            outcomes.append(f"{name}: {type(e).__name__}")
+        else:
+            raise AssertionError(f"{name} did not run out of memory")
+        # The module still works afterwards.
+        assert surp.loads(surp.dumps(DOCUMENT)) == DOCUMENT
+    return "; ".join(outcomes)
+
+
 SCENARIOS = {
     "gc_callback_reads_lists": gc_callback_reads_lists,
     "finalizers_run_during_loads": finalizers_run_during_loads,
+    "memory_runs_out": memory_runs_out,
 }
 
 if __name__ == "__main__":
