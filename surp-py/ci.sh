@@ -19,7 +19,9 @@ echo "== surp-py: venv and requirements"
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r surp-py/requirements.txt
+# The module's build and test requirements, and the benchmark's (run below).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    -r surp-py/requirements.txt -r bench/python/requirements.txt
 
 echo "== surp-py: build the extension (maturin develop --release)"
 (
