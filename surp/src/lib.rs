@@ -82,7 +82,7 @@ pub use output::Output;
 #[doc(inline)]
 pub use ser::Serializer;
 #[doc(inline)]
-pub use value::{Integer, Value};
+pub use value::{Integer, Value, from_value, to_value};
 
 /// The version of the wire format this crate writes and reads.
 ///
