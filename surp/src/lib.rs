@@ -48,7 +48,7 @@
 //! repository; [`wire`] is its code twin.
 //!
 //! [serde]: https://serde.rs
-//! [`surp-dedup`]: https://docs.rs/surp-dedup
+//! [`surp-dedup`]: ../surp_dedup/index.html
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
