@@ -100,17 +100,24 @@ fn decode<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
     }
     // Other buffers are mutable: a finalizer run by the garbage collector
     // while objects are built could change them, so decode a copy.
-    let copy = pyo3::buffer::PyBuffer::<u8>::get(data)
-        .and_then(|buffer| buffer.to_vec(py))
-        .map_err(|_| {
-            let type_name = data
-                .get_type()
-                .name()
-                .map_or_else(|_| "?".to_owned(), |n| n.to_string());
-            PyTypeError::new_err(format!(
-                "loads() takes bytes, bytearray or memoryview, not '{type_name}'"
-            ))
-        })?;
+    let buffer = pyo3::buffer::PyBuffer::<u8>::get(data).map_err(|_| {
+        let type_name = data
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        PyTypeError::new_err(format!(
+            "loads() takes bytes, bytearray or memoryview, not '{type_name}'"
+        ))
+    })?;
+    // Reserved fallibly: a copy that does not fit in memory is a MemoryError
+    // (PyBuffer::to_vec would abort the process).
+    let len = buffer.item_count();
+    let mut copy = Vec::new();
+    copy.try_reserve_exact(len).map_err(|_| {
+        PyMemoryError::new_err(format!("no memory for a copy of the {len}-byte input"))
+    })?;
+    copy.resize(len, 0);
+    buffer.copy_to_slice(py, &mut copy)?;
     decoder.decode(&copy)
 }
 

@@ -98,9 +98,10 @@ def limit_memory(headroom):
 
 
 def memory_runs_out():
-    """Allocations larger than the memory left fail: a 300 MB str, a list
-    of 40 million slots (320 MB of pointers), a 300 MB bytes object, and a
-    dumps() output growing past 256 MB. The process goes on afterwards."""
+    """Allocations larger than the memory left fail: a 300 MB str, a 300 MB
+    bytes object, the copy loads() makes of a 300 MB buffer that is not
+    bytes, a list of 40 million slots (320 MB of pointers), and a dumps()
+    output growing past 256 MB. The process goes on afterwards."""
     mb = 1024 * 1024
     huge_str = b"\xca" + (300 * mb).to_bytes(4, "little") + b"x" * (300 * mb)
     huge_bytes = b"\xce" + (300 * mb).to_bytes(4, "little") + bytes(300 * mb)
@@ -110,6 +111,8 @@ def memory_runs_out():
     calls = [
         ("loads(str)", lambda: surp.loads(huge_str)),
         ("loads(bytes)", lambda: surp.loads(huge_bytes)),
+        # Not bytes, so loads decodes a copy, which does not fit.
+        ("loads(memoryview)", lambda: surp.loads(memoryview(huge_str))),
         ("loads(list)", lambda: surp.loads(huge_list)),
         ("dumps", lambda: surp.dumps(big_object)),
     ]
