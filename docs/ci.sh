@@ -53,8 +53,10 @@ if ! node -e 'process.exit(Number(process.versions.node.split(".")[0]) >= 20 ? 0
     exit 1
 fi
 
-step "checking that the benchmark pages match the committed runs"
-cargo run --locked --quiet -p docs-gen -- --check
+# Not --quiet: on a clean clone compiling docs-gen takes minutes, and cargo's
+# "Compiling" lines are the progress.
+step "checking that the benchmark pages match the committed runs (compiles docs-gen first)"
+cargo run --locked -p docs-gen -- --check
 
 step "building the book"
 # mdBook reports problems such as broken HTML in a chapter as warnings and

@@ -4,7 +4,13 @@
 //!
 //! A wheel built by maturin (which sets `PYO3_BUILD_EXTENSION_MODULE`) does
 //! not link libpython and gets no run path.
+//!
+//! Without the `python` feature there is no module and nothing to link.
 
+#[cfg(not(feature = "python"))]
+fn main() {}
+
+#[cfg(feature = "python")]
 fn main() {
     println!("cargo:rerun-if-env-changed=PYO3_BUILD_EXTENSION_MODULE");
     if std::env::var_os("PYO3_BUILD_EXTENSION_MODULE").is_some() {

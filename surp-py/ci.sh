@@ -19,16 +19,23 @@ echo "== surp-py: venv and requirements"
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -r surp-py/requirements.txt
+# The module's build and test requirements, and the benchmark's (run below).
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    -r surp-py/requirements.txt -r bench/python/requirements.txt
 
+# Neither step below is --quiet: each compiles for minutes on a clean clone,
+# and cargo's "Compiling" lines are the progress.
 echo "== surp-py: build the extension (maturin develop --release)"
 (
     cd surp-py
-    VIRTUAL_ENV=$venv PATH=$venv/bin:$PATH maturin develop --release --quiet
+    VIRTUAL_ENV=$venv PATH=$venv/bin:$PATH maturin develop --release
 )
 
+echo "== surp-py: Rust unit tests (the python feature; \`cargo test --workspace\` builds the crate without it)"
+cargo test -p surp-py --features python
+
 echo "== surp-py: export the ci datasets with the Rust harness"
-cargo run --quiet --release -p surp-bench -- export --mode ci --output "$export_dir"
+cargo run --release -p surp-bench -- export --mode ci --output "$export_dir"
 
 echo "== surp-py: pytest"
 SURP_EXPORT_DIR=$export_dir "$venv/bin/python" -m pytest surp-py/tests -q -p no:cacheprovider

@@ -6,7 +6,12 @@
 //! UTF-8, the depth limit, the deduplication tables); the visitor only
 //! turns each value into its Python object. An array's list is created at
 //! the size the deserializer hints (its exact count, bounded by the input)
-//! and filled in place, as a C extension would ([`ListBuilder`]).
+//! and filled in place, as a C extension would ([`ListBuilder`]), out of the
+//! garbage collector's sight until it is whole.
+//!
+//! Every object is made with a constructor that reports failure (out of
+//! memory) as the Python exception, which `loads` raises (a `MemoryError`);
+//! pyo3's infallible constructors would panic instead.
 //!
 //! Map keys must be hashable in Python, so a key that is an array becomes a
 //! tuple (recursively), and a key that is a map is a `DecodeError`: Python
@@ -18,7 +23,7 @@ use std::sync::MutexGuard;
 
 use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use crate::error::decode_error;
@@ -55,6 +60,15 @@ impl<'py> Decoder<'py> {
             Some(python_error) => python_error,
             None => decode_error(self.py, &err),
         })
+    }
+
+    /// The object a constructor returned as a new reference, or the Python
+    /// exception it set (a `MemoryError`) when it returned NULL.
+    #[inline]
+    fn made<E: de::Error>(&self, ptr: *mut ffi::PyObject) -> Result<Bound<'py, PyAny>, E> {
+        // SAFETY: every caller passes what a CPython constructor returned: a
+        // new (owned) reference, or NULL with an exception set.
+        unsafe { Bound::from_owned_ptr_or_err(self.py, ptr) }.map_err(|e| self.python(e))
     }
 
     /// Keeps a Python exception and returns serde's error for it.
@@ -98,14 +112,15 @@ impl<'de, 'py> Visitor<'de> for Seed<'_, 'py> {
 
     #[inline]
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Self::Value, E> {
-        let Ok(obj) = v.into_pyobject(self.dec.py);
-        Ok(obj.into_any())
+        // SAFETY: no precondition; a new reference or NULL with an exception.
+        self.dec.made(unsafe { ffi::PyLong_FromLongLong(v) })
     }
 
     #[inline]
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Self::Value, E> {
-        let Ok(obj) = v.into_pyobject(self.dec.py);
-        Ok(obj.into_any())
+        // SAFETY: no precondition; a new reference or NULL with an exception.
+        self.dec
+            .made(unsafe { ffi::PyLong_FromUnsignedLongLong(v) })
     }
 
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<Self::Value, E> {
@@ -130,8 +145,8 @@ impl<'de, 'py> Visitor<'de> for Seed<'_, 'py> {
 
     #[inline]
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<Self::Value, E> {
-        let Ok(obj) = v.into_pyobject(self.dec.py);
-        Ok(obj.into_any())
+        // SAFETY: no precondition; a new reference or NULL with an exception.
+        self.dec.made(unsafe { ffi::PyFloat_FromDouble(v) })
     }
 
     #[inline]
@@ -140,14 +155,23 @@ impl<'de, 'py> Visitor<'de> for Seed<'_, 'py> {
         if self.key
             && let Some(keys) = self.dec.keys.borrow_mut().as_mut()
         {
-            return Ok(keys.get(py, v).into_any());
+            return keys
+                .get(py, v)
+                .map(Bound::into_any)
+                .map_err(|e| self.dec.python(e));
         }
-        Ok(PyString::new(py, v).into_any())
+        new_str(py, v)
+            .map(Bound::into_any)
+            .map_err(|e| self.dec.python(e))
     }
 
     #[inline]
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Self::Value, E> {
-        Ok(PyBytes::new(self.dec.py, v).into_any())
+        // SAFETY: the pointer and length are those of a live slice, whose
+        // length fits an isize (Rust guarantees it); the bytes are copied.
+        self.dec.made(unsafe {
+            ffi::PyBytes_FromStringAndSize(v.as_ptr().cast(), v.len() as ffi::Py_ssize_t)
+        })
     }
 
     #[inline]
@@ -196,7 +220,10 @@ impl<'de, 'py> Visitor<'de> for Seed<'_, 'py> {
                  hashable, and no hashable Python type holds a map",
             ));
         }
-        let dict = PyDict::new(self.dec.py);
+        // SAFETY: PyDict_New has no precondition and returns a new reference
+        // or NULL with an exception; what it returns is a dict.
+        let dict: Bound<'py, PyDict> =
+            unsafe { self.dec.made(ffi::PyDict_New())?.cast_into_unchecked() };
         let key_seed = Seed {
             dec: self.dec,
             key: true,
@@ -209,8 +236,30 @@ impl<'de, 'py> Visitor<'de> for Seed<'_, 'py> {
     }
 }
 
+/// A `str` from UTF-8 text; out of memory is the Python exception.
+#[inline]
+pub(crate) fn new_str<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyString>> {
+    // SAFETY: the pointer and length are those of a live `str` (valid UTF-8,
+    // a length that fits an isize), which is copied. The result is a new
+    // reference to a str, or NULL with an exception set.
+    unsafe {
+        Bound::from_owned_ptr_or_err(
+            py,
+            ffi::PyUnicode_FromStringAndSize(text.as_ptr().cast(), text.len() as ffi::Py_ssize_t),
+        )
+        .map(|obj| obj.cast_into_unchecked())
+    }
+}
+
 /// A list filled in place: created with as many slots as the array's size
 /// hint, which are set one by one; items past the hint are appended.
+///
+/// While it has unset (NULL) slots, the list is not tracked by the garbage
+/// collector: making its items can run a collection, and Python code that
+/// runs then (a `gc.callbacks` entry, a finalizer calling `gc.get_objects()`
+/// or `gc.get_referrers()`) must not find a list with NULL slots, which
+/// crashes the interpreter when read. Nothing else refers to the list until
+/// [`ListBuilder::finish`] tracks it, whole.
 ///
 /// This is what C extensions do, and saves collecting the items first (the
 /// safe `PyList::new` needs them all up front). Measured with callgrind,
@@ -234,9 +283,14 @@ impl<'py> ListBuilder<'py> {
         // SAFETY: PyList_New returns a new reference to a list of `size`
         // NULL slots, or NULL with an exception set, which
         // `from_owned_ptr_or_err` turns into the error. The pointer is a
-        // list, so the unchecked cast holds.
-        let list = unsafe {
-            Bound::from_owned_ptr_or_err(py, ffi::PyList_New(size))?.cast_into_unchecked()
+        // list, so the unchecked cast holds. PyList_New tracks the list; it
+        // is untracked before anything else can run, and a list is allowed
+        // to be untracked (list_dealloc untracks only a tracked object).
+        let list: Bound<'py, PyList> = unsafe {
+            let list =
+                Bound::from_owned_ptr_or_err(py, ffi::PyList_New(size))?.cast_into_unchecked();
+            ffi::PyObject_GC_UnTrack(list.as_ptr().cast());
+            list
         };
         Ok(ListBuilder {
             list,
@@ -266,14 +320,18 @@ impl<'py> ListBuilder<'py> {
         }
     }
 
-    /// The list. A hint is never more than the array's items, so every slot
-    /// is set by now; if not, the unset (NULL) slots are removed rather than
-    /// handed to Python.
+    /// The list, tracked by the garbage collector again. A hint is never
+    /// more than the array's items, so every slot is set by now; if not, the
+    /// unset (NULL) slots are removed rather than handed to Python.
     #[inline]
     fn finish(self) -> PyResult<Bound<'py, PyList>> {
         if self.filled < self.slots {
             self.list.del_slice(self.filled, self.slots)?;
         }
+        // SAFETY: the list was untracked in `new` and nothing tracks it since
+        // (only this builder refers to it); every slot is set, so the
+        // collector may traverse it.
+        unsafe { ffi::PyObject_GC_Track(self.list.as_ptr().cast()) };
         Ok(self.list)
     }
 }
@@ -306,6 +364,21 @@ mod tests {
     fn a_list_builder_appends_items_past_its_slots() {
         Python::initialize();
         Python::attach(|py| assert_eq!(finished(filled(py, 2, 5)), [0, 1, 2, 3, 4]));
+    }
+
+    #[test]
+    fn a_list_is_out_of_the_collectors_sight_until_it_is_whole() {
+        Python::initialize();
+        Python::attach(|py| {
+            let tracked = |list: &Bound<'_, PyList>| {
+                // SAFETY: a live object.
+                unsafe { ffi::PyObject_GC_IsTracked(list.as_ptr()) == 1 }
+            };
+            let builder = filled(py, 3, 2);
+            assert!(!tracked(&builder.list));
+            let list = builder.finish().unwrap();
+            assert!(tracked(&list));
+        });
     }
 
     #[test]

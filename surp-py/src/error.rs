@@ -44,6 +44,23 @@ pub(crate) fn decode_error(py: Python<'_>, err: &surp::Error) -> PyErr {
     exc
 }
 
+/// Builds the `DecodeError` for a bug (a Rust panic) met while decoding: its
+/// `kind` is `Internal` and its `offset` is `None` (the decoder's position is
+/// lost with the panic).
+pub(crate) fn internal_decode_error(py: Python<'_>, message: &str) -> PyErr {
+    let exc = DecodeError::new_err(format!(
+        "internal error in the decoder ({message}); please report it"
+    ));
+    let value = exc.value(py);
+    if let Err(e) = value
+        .setattr(intern!(py, "offset"), py.None())
+        .and_then(|()| value.setattr(intern!(py, "kind"), "Internal"))
+    {
+        return e;
+    }
+    exc
+}
+
 /// Builds an `EncodeError` whose message ends in "at PATH".
 pub(crate) fn encode_error(py: Python<'_>, reason: &str, path: &str) -> PyErr {
     let exc = EncodeError::new_err(format!("{reason} at {path}"));

@@ -21,6 +21,8 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
+use crate::de::new_str;
+
 /// The number of slots (a power of two).
 const SLOTS: usize = 2048;
 
@@ -55,11 +57,16 @@ impl KeyCache {
         }
     }
 
-    /// The `str` for `text`: the cached object when there is one.
+    /// The `str` for `text`: the cached object when there is one. Out of
+    /// memory is the Python exception.
     #[inline]
-    pub(crate) fn get<'py>(&mut self, py: Python<'py>, text: &str) -> Bound<'py, PyString> {
+    pub(crate) fn get<'py>(
+        &mut self,
+        py: Python<'py>,
+        text: &str,
+    ) -> PyResult<Bound<'py, PyString>> {
         if text.len() > MAX_KEY_BYTES {
-            return PyString::new(py, text);
+            return new_str(py, text);
         }
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, || None);
@@ -69,13 +76,13 @@ impl KeyCache {
         if let Some(cached) = slot
             && *cached.bytes == *text.as_bytes()
         {
-            return cached.string.bind(py).clone();
+            return Ok(cached.string.bind(py).clone());
         }
-        let string = PyString::new(py, text);
+        let string = new_str(py, text)?;
         *slot = Some(CachedKey {
             bytes: text.as_bytes().into(),
             string: string.clone().unbind(),
         });
-        string
+        Ok(string)
     }
 }

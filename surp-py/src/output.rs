@@ -7,6 +7,11 @@
 //! checked per write), and a blob is copied once instead of two or three
 //! times (into a growing `Vec`, then into the `bytes`), which is what
 //! decides the speed on binary data.
+//!
+//! The buffer never grows: when a write would not fit, what is buffered
+//! moves into the `bytes` object first. The document itself lives only in
+//! Python memory, so running out of memory is a `MemoryError` (or the
+//! module's error), not an aborted allocation in Rust.
 
 use pyo3::prelude::*;
 use pyo3::types::bytes::PyBytesWriter;
@@ -14,6 +19,10 @@ use surp::{Error, ErrorKind, Output};
 
 /// A payload at least this long bypasses the buffer.
 const DIRECT_AT: usize = 2 * 1024;
+
+/// The buffer's fixed size: anything shorter than [`DIRECT_AT`] fits once it
+/// is flushed.
+const BUFFER: usize = 8 * 1024;
 
 /// An [`Output`] that fills a `bytes` object under construction.
 pub(crate) struct BytesOutput<'a, 'py> {
@@ -29,7 +38,7 @@ impl<'a, 'py> BytesOutput<'a, 'py> {
     pub(crate) fn new(writer: &'a mut PyBytesWriter<'py>) -> Self {
         BytesOutput {
             writer,
-            pending: Vec::with_capacity(256),
+            pending: Vec::with_capacity(BUFFER),
             failed: None,
         }
     }
@@ -60,6 +69,7 @@ impl<'a, 'py> BytesOutput<'a, 'py> {
 impl Output for BytesOutput<'_, '_> {
     #[inline]
     fn write_u8(&mut self, byte: u8) -> surp::Result<()> {
+        self.room(1)?;
         self.pending.push(byte);
         Ok(())
     }
@@ -69,12 +79,14 @@ impl Output for BytesOutput<'_, '_> {
         if bytes.len() >= DIRECT_AT {
             return self.write_direct(bytes);
         }
+        self.room(bytes.len())?;
         self.pending.extend_from_slice(bytes);
         Ok(())
     }
 
     #[inline]
     fn write_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> surp::Result<()> {
+        self.room(N)?;
         // A fixed-size copy and a truncation beat a copy of variable length.
         self.pending.extend_from_slice(bytes);
         self.pending.truncate(self.pending.len() - (N - len));
@@ -83,6 +95,16 @@ impl Output for BytesOutput<'_, '_> {
 }
 
 impl BytesOutput<'_, '_> {
+    /// Makes room for `n` more bytes (at most [`DIRECT_AT`]) in the buffer
+    /// without growing it.
+    #[inline]
+    fn room(&mut self, n: usize) -> surp::Result<()> {
+        if self.pending.len() + n > BUFFER {
+            return self.flush();
+        }
+        Ok(())
+    }
+
     #[cold]
     fn write_direct(&mut self, bytes: &[u8]) -> surp::Result<()> {
         self.flush()?;

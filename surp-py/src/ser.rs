@@ -11,10 +11,20 @@
 //! serde's error type can only carry a message, so the details of a failure
 //! (the reason, the Python exception behind it, the path to the value) are
 //! recorded in the [`Encoder`] and turned into the `EncodeError` at the top.
+//!
+//! An object of any other type goes to the `default=` callable when there
+//! is one, and what it returns is encoded in its place (one nesting level
+//! deeper, so a callable that keeps returning objects it cannot encode ends
+//! at the depth limit). Python code can run while an object is encoded (that
+//! callable, or a finalizer run by the garbage collector), so lists and
+//! dicts are read in a way that survives them changing: one that changes
+//! size is a `RuntimeError`, as in a Python `for` loop.
 
 use std::cell::{Cell, RefCell};
 use std::fmt::Write as _;
 
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyInt, PyList, PyString, PyTuple,
@@ -27,9 +37,11 @@ use crate::error::encode_error;
 /// decoder's default limit, so everything `dumps` writes, `loads` reads.
 pub(crate) const MAX_DEPTH: usize = surp::DEFAULT_MAX_DEPTH;
 
-/// The state of one `dumps` call: the nesting depth, and what went wrong.
+/// The state of one `dumps` call: the `default=` callable, the nesting
+/// depth, and what went wrong.
 pub(crate) struct Encoder<'py> {
     py: Python<'py>,
+    default: Option<Bound<'py, PyAny>>,
     depth: Cell<usize>,
     failure: RefCell<Option<Failure>>,
 }
@@ -39,6 +51,9 @@ struct Failure {
     reason: String,
     /// The Python exception behind the failure, kept as `__cause__`.
     cause: Option<PyErr>,
+    /// Raise `cause` itself rather than an `EncodeError`: an exception from
+    /// the `default=` callable, or a container changing size.
+    raise_cause: bool,
     /// Steps from the failing value up to the root, innermost first.
     path: Vec<Step>,
     /// Whether the failing value is (inside) a dict key.
@@ -54,9 +69,11 @@ enum Step {
 }
 
 impl<'py> Encoder<'py> {
-    pub(crate) fn new(py: Python<'py>) -> Self {
+    /// `default` is called with each object of a type Surp cannot write.
+    pub(crate) fn new(py: Python<'py>, default: Option<Bound<'py, PyAny>>) -> Self {
         Encoder {
             py,
+            default,
             depth: Cell::new(0),
             failure: RefCell::new(None),
         }
@@ -74,6 +91,11 @@ impl<'py> Encoder<'py> {
             // module hands it); report its sentence.
             return encode_error(self.py, &err.to_string(), "$");
         };
+        if failure.raise_cause
+            && let Some(cause) = failure.cause
+        {
+            return cause;
+        }
         let mut path = String::from("$");
         for step in failure.path.iter().rev() {
             match step {
@@ -101,10 +123,35 @@ impl<'py> Encoder<'py> {
         *self.failure.borrow_mut() = Some(Failure {
             reason,
             cause,
+            raise_cause: false,
             path: Vec::new(),
             in_key: false,
         });
         err
+    }
+
+    /// Records a Python exception to be raised as it is, and returns serde's
+    /// error for it.
+    #[cold]
+    fn raise<E: ser::Error>(&self, exc: PyErr) -> E {
+        let err = E::custom(&exc);
+        *self.failure.borrow_mut() = Some(Failure {
+            reason: String::new(),
+            cause: Some(exc),
+            raise_cause: true,
+            path: Vec::new(),
+            in_key: false,
+        });
+        err
+    }
+
+    /// The `RuntimeError` for a list or dict that changed size while it was
+    /// encoded.
+    #[cold]
+    fn changed_size<E: ser::Error>(&self, what: &str) -> E {
+        self.raise(PyRuntimeError::new_err(format!(
+            "{what} changed size during dumps()"
+        )))
     }
 
     /// Adds a step to the path of a failure on its way up.
@@ -124,7 +171,8 @@ impl<'py> Encoder<'py> {
             return Err(self.fail(
                 format!(
                     "nesting deeper than the limit of {MAX_DEPTH} \
-                     (is there a reference cycle?)"
+                     (is there a reference cycle, or a default= that returns \
+                     objects it cannot encode?)"
                 ),
                 None,
             ));
@@ -163,7 +211,7 @@ impl Serialize for Object<'_, '_> {
             return s.serialize_f64(v.value());
         }
         if let Ok(v) = obj.cast_exact::<PyList>() {
-            return self.seq(v.len(), v.iter(), s);
+            return self.list(v, s);
         }
         if obj.is_none() {
             return s.serialize_unit();
@@ -229,6 +277,7 @@ impl<'a, 'py> Object<'a, 'py> {
         ))
     }
 
+    /// A tuple (immutable: its length holds).
     #[inline]
     fn seq<S: Serializer>(
         &self,
@@ -246,18 +295,66 @@ impl<'a, 'py> Object<'a, 'py> {
         seq.end()
     }
 
+    /// A list, whose header declares its length before the items are
+    /// encoded. pyo3's iterator reads each item with a bounds check (it
+    /// stops early if the list shrinks), and the count is checked at the end.
+    #[inline]
+    fn list<S: Serializer>(&self, v: &Bound<'py, PyList>, s: S) -> Result<S::Ok, S::Error> {
+        self.enc.enter()?;
+        let len = v.len();
+        let mut seq = s.serialize_seq(Some(len))?;
+        let mut written = 0;
+        for item in v.iter().take(len) {
+            seq.serialize_element(&self.with(&item))
+                .map_err(|e| self.enc.step(Step::Index(written), false, e))?;
+            written += 1;
+        }
+        if written != len || v.len() != len {
+            return Err(self.enc.changed_size("list"));
+        }
+        self.enc.leave();
+        seq.end()
+    }
+
+    /// A dict, read with `PyDict_Next` rather than pyo3's iterator, which
+    /// panics when the dict changes size under it.
     #[inline]
     fn dict<S: Serializer>(&self, d: &Bound<'py, PyDict>, s: S) -> Result<S::Ok, S::Error> {
         self.enc.enter()?;
-        let mut map = s.serialize_map(Some(d.len()))?;
-        for (key, value) in d.iter() {
+        let len = d.len();
+        let mut map = s.serialize_map(Some(len))?;
+        let mut pos: ffi::Py_ssize_t = 0;
+        for _ in 0..len {
+            let entry = if d.len() == len {
+                next_entry(d, &mut pos)
+            } else {
+                None
+            };
+            let Some((key, value)) = entry else {
+                return Err(self.enc.changed_size("dict"));
+            };
             map.serialize_key(&self.with(&key))
                 .map_err(|e| self.enc.step(Step::Entry(repr(&key)), true, e))?;
             map.serialize_value(&self.with(&value))
                 .map_err(|e| self.enc.step(Step::Entry(repr(&key)), false, e))?;
         }
+        if d.len() != len {
+            return Err(self.enc.changed_size("dict"));
+        }
         self.enc.leave();
         map.end()
+    }
+
+    /// An object of a type Surp cannot write, given to `default=`: what it
+    /// returns is encoded instead, one nesting level deeper; what it raises
+    /// is raised by `dumps`.
+    #[cold]
+    fn default<S: Serializer>(&self, default: &Bound<'py, PyAny>, s: S) -> Result<S::Ok, S::Error> {
+        self.enc.enter()?;
+        let replacement = default.call1((self.obj,)).map_err(|e| self.enc.raise(e))?;
+        let ok = self.with(&replacement).serialize(s)?;
+        self.enc.leave();
+        Ok(ok)
     }
 
     /// Subclasses of the supported types, bytearray, and the error for
@@ -286,10 +383,13 @@ impl<'a, 'py> Object<'a, 'py> {
             return self.dict(v, s);
         }
         if let Ok(v) = obj.cast::<PyList>() {
-            return self.seq(v.len(), v.iter(), s);
+            return self.list(v, s);
         }
         if let Ok(v) = obj.cast::<PyTuple>() {
             return self.seq(v.len(), v.iter(), s);
+        }
+        if let Some(default) = &self.enc.default {
+            return self.default(default, s);
         }
         let type_name = obj
             .get_type()
@@ -298,6 +398,34 @@ impl<'a, 'py> Object<'a, 'py> {
         Err(self.enc.fail(
             format!("cannot encode an object of type '{type_name}'"),
             None,
+        ))
+    }
+}
+
+/// The next entry of `d` after `pos` (0 for the first), as new references.
+///
+/// `PyDict_Next` is memory safe whatever happened to the dict since the last
+/// call (it checks `pos` against the current table); the caller checks the
+/// size, so that a dict that changed is an error rather than an entry seen
+/// twice or missed.
+#[inline]
+fn next_entry<'py>(
+    d: &Bound<'py, PyDict>,
+    pos: &mut ffi::Py_ssize_t,
+) -> Option<(Bound<'py, PyAny>, Bound<'py, PyAny>)> {
+    let mut key = std::ptr::null_mut();
+    let mut value = std::ptr::null_mut();
+    // SAFETY: `d` is a dict (or a subclass, which PyDict_Next accepts), and
+    // `pos` was 0 or set by the previous call. On success PyDict_Next gives
+    // borrowed, non-NULL references, which `from_borrowed_ptr` turns into new
+    // ones before any Python code can run and change the dict.
+    unsafe {
+        if ffi::PyDict_Next(d.as_ptr(), pos, &mut key, &mut value) == 0 {
+            return None;
+        }
+        Some((
+            Bound::from_borrowed_ptr(d.py(), key),
+            Bound::from_borrowed_ptr(d.py(), value),
         ))
     }
 }

@@ -21,13 +21,14 @@ def load_vectors():
 def export_dir(tmp_path_factory):
     """A folder written by `surp-bench export --mode ci`: the one named by
     SURP_EXPORT_DIR (ci.sh exports once for the tests and the benchmark),
-    or a fresh export made with cargo."""
+    or a fresh export made with cargo (not --quiet: compiling the harness
+    takes minutes on a clean checkout, and cargo's lines show progress)."""
     given = os.environ.get("SURP_EXPORT_DIR")
     if given:
         return Path(given)
     out = tmp_path_factory.mktemp("export")
     subprocess.run(
-        ["cargo", "run", "--quiet", "--release", "-p", "surp-bench", "--",
+        ["cargo", "run", "--release", "-p", "surp-bench", "--",
          "export", "--mode", "ci", "--output", str(out)],
         cwd=REPO,
         check=True,

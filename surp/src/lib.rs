@@ -48,7 +48,7 @@
 //! repository; [`wire`] is its code twin.
 //!
 //! [serde]: https://serde.rs
-//! [`surp-dedup`]: https://docs.rs/surp-dedup
+//! [`surp-dedup`]: ../surp_dedup/index.html
 
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
@@ -82,7 +82,7 @@ pub use output::Output;
 #[doc(inline)]
 pub use ser::Serializer;
 #[doc(inline)]
-pub use value::{Integer, Value};
+pub use value::{Integer, Value, from_value, to_value};
 
 /// The version of the wire format this crate writes and reads.
 ///

@@ -3,7 +3,12 @@
 //! [`Value`] mirrors the wire's data model: maps keep their order and accept
 //! any key type (integer keys are common), byte strings are their own kind,
 //! and integers span the full `i128`/`u128` range of the wire.
+//!
+//! [`to_value`] turns any `Serialize` type into a `Value` and [`from_value`]
+//! a `Value` into any `Deserialize` type, as serde_json's functions of those
+//! names do, with the wire's mapping of the serde data model.
 
+mod convert;
 mod de;
 mod display;
 mod from;
@@ -11,6 +16,7 @@ mod index;
 mod integer;
 mod ser;
 
+pub use convert::{from_value, to_value};
 pub use index::Index;
 pub use integer::Integer;
 

@@ -1,0 +1,247 @@
+//! The module itself: `dumps`, `loads`, and the `surp` module object.
+//!
+//! Both functions run their body under [`guarded`]: a Rust panic (a bug)
+//! becomes a Surp exception, never pyo3's `PanicException`.
+
+use std::panic::{self, AssertUnwindSafe};
+
+use pyo3::exceptions::{PyMemoryError, PyTypeError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyModule};
+
+use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error};
+use crate::{de, output, ser};
+
+/// Encodes `obj` as a Surp document.
+///
+/// With `dedup=True`, repeated strings and dict key sets are written as
+/// back-references (never larger than without). `default`, if given, is
+/// called with each object of a type Surp cannot write, and what it returns
+/// is encoded in its place; what it raises, `dumps` raises. Raises
+/// `EncodeError` (a `TypeError`) for a value Surp cannot hold, with `.path`
+/// naming where it is.
+#[pyfunction]
+#[pyo3(signature = (obj, /, *, dedup = false, default = None))]
+fn dumps<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    dedup: bool,
+    default: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    if let Some(default) = &default
+        && !default.is_callable()
+    {
+        return Err(PyTypeError::new_err("dumps() default= must be callable"));
+    }
+    guarded(
+        py,
+        || encode(py, obj, dedup, default),
+        |message| encode_error(py, &format!("internal error ({message})"), "$"),
+    )
+}
+
+fn encode<'py>(
+    py: Python<'py>,
+    obj: &Bound<'py, PyAny>,
+    dedup: bool,
+    default: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let encoder = ser::Encoder::new(py, default);
+    let value = encoder.wrap(obj);
+    if dedup {
+        // The deduplicating encoder builds its document in a Vec of its own
+        // (it rewrites maps once it has seen their keys).
+        return match surp_dedup::to_vec(&value) {
+            Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
+            Err(err) => Err(encoder.into_error(err)),
+        };
+    }
+    let mut failure = None;
+    let result = PyBytes::new_with_writer(py, 0, |writer| {
+        let mut ser = surp::Serializer::new(output::BytesOutput::new(writer));
+        let encoded = serde::Serialize::serialize(&value, &mut ser);
+        let mut out = ser.into_inner();
+        let encoded = encoded.and_then(|()| out.flush());
+        encoded.map_err(|err| {
+            out.take_python_error().unwrap_or_else(|| {
+                failure = Some(err);
+                // Replaced by the EncodeError below.
+                PyTypeError::new_err("")
+            })
+        })
+    });
+    match failure {
+        Some(err) => Err(encoder.into_error(err)),
+        None => result,
+    }
+}
+
+/// Decodes a Surp document (plain or deduplicated) from `bytes`,
+/// `bytearray`, `memoryview` or any other byte buffer.
+///
+/// Raises `DecodeError` (a `ValueError`) for malformed input, with
+/// `.offset` the byte offset where decoding stopped and `.kind` the kind of
+/// error.
+#[pyfunction]
+#[pyo3(signature = (data, /))]
+fn loads<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    guarded(
+        py,
+        || decode(py, data),
+        |message| internal_decode_error(py, &message),
+    )
+}
+
+fn decode<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let decoder = de::Decoder::new(py);
+    if let Ok(bytes) = data.cast_exact::<PyBytes>() {
+        // bytes are immutable and `data` keeps them alive: decode in place.
+        return decoder.decode(bytes.as_bytes());
+    }
+    // Other buffers are mutable: a finalizer run by the garbage collector
+    // while objects are built could change them, so decode a copy.
+    let buffer = pyo3::buffer::PyBuffer::<u8>::get(data).map_err(|_| {
+        let type_name = data
+            .get_type()
+            .name()
+            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+        PyTypeError::new_err(format!(
+            "loads() takes bytes, bytearray or memoryview, not '{type_name}'"
+        ))
+    })?;
+    // Reserved fallibly: a copy that does not fit in memory is a MemoryError
+    // (PyBuffer::to_vec would abort the process).
+    let len = buffer.item_count();
+    let mut copy = Vec::new();
+    copy.try_reserve_exact(len).map_err(|_| {
+        PyMemoryError::new_err(format!("no memory for a copy of the {len}-byte input"))
+    })?;
+    copy.resize(len, 0);
+    buffer.copy_to_slice(py, &mut copy)?;
+    decoder.decode(&copy)
+}
+
+/// Runs `body`; if it panics, returns `error` of the panic's message, or
+/// the `MemoryError` the panic left pending (pyo3's compatibility
+/// `PyBytesWriter` asserts after a failed resize).
+///
+/// A panic is a bug, but it must reach Python as one of the module's
+/// exceptions: pyo3 would raise `PanicException`, a `BaseException` that
+/// `except Exception` does not catch. Unwinding drops what the call made
+/// (Python references, the key cache's lock, which `KeyCache::lock`
+/// accepts poisoned), so nothing is left half-done that a later call sees.
+fn guarded<T>(
+    py: Python<'_>,
+    body: impl FnOnce() -> PyResult<T>,
+    error: impl FnOnce(String) -> PyErr,
+) -> PyResult<T> {
+    match panic::catch_unwind(AssertUnwindSafe(body)) {
+        Ok(result) => result,
+        Err(payload) => {
+            if let Some(pending) = PyErr::take(py)
+                && pending.is_instance_of::<PyMemoryError>(py)
+            {
+                return Err(pending);
+            }
+            let message = if let Some(text) = payload.downcast_ref::<&str>() {
+                (*text).to_owned()
+            } else if let Some(text) = payload.downcast_ref::<String>() {
+                text.clone()
+            } else {
+                "a panic".to_owned()
+            };
+            Err(error(message))
+        }
+    }
+}
+
+/// Surp: a compact, fast, self-describing binary serialization format.
+///
+/// `dumps(obj, *, dedup=False, default=None) -> bytes` and
+/// `loads(data) -> object`; errors are `DecodeError` (a `ValueError`) and
+/// `EncodeError` (a `TypeError`).
+#[pymodule]
+#[pyo3(name = "surp")]
+fn surp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(dumps, m)?)?;
+    m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add("DecodeError", py.get_type::<DecodeError>())?;
+    m.add("EncodeError", py.get_type::<EncodeError>())?;
+    m.add("FORMAT_VERSION", surp::FORMAT_VERSION)?;
+    m.add("MAX_DEPTH", ser::MAX_DEPTH)?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_becomes_the_given_exception() {
+        Python::initialize();
+        Python::attach(|py| {
+            let err = guarded(
+                py,
+                || -> PyResult<()> { panic!("index {} out of range", 3) },
+                |message| internal_decode_error(py, &message),
+            )
+            .unwrap_err();
+            assert!(err.is_instance_of::<DecodeError>(py));
+            assert_eq!(
+                err.value(py).to_string(),
+                "internal error in the decoder (index 3 out of range); please report it"
+            );
+            let kind: String = err.value(py).getattr("kind").unwrap().extract().unwrap();
+            assert_eq!(kind, "Internal");
+
+            let err = guarded(
+                py,
+                || -> PyResult<()> { panic!("static text") },
+                |message| encode_error(py, &format!("internal error ({message})"), "$"),
+            )
+            .unwrap_err();
+            assert!(err.is_instance_of::<EncodeError>(py));
+            assert_eq!(
+                err.value(py).to_string(),
+                "internal error (static text) at $"
+            );
+        });
+    }
+
+    #[test]
+    fn a_panic_with_a_memory_error_pending_is_that_memory_error() {
+        Python::initialize();
+        Python::attach(|py| {
+            let err = guarded(
+                py,
+                || -> PyResult<()> {
+                    PyMemoryError::new_err("no room").restore(py);
+                    panic!("assertion failed: !obj.is_null()")
+                },
+                |message| internal_decode_error(py, &message),
+            )
+            .unwrap_err();
+            assert!(err.is_instance_of::<PyMemoryError>(py));
+            assert_eq!(err.value(py).to_string(), "no room");
+            assert!(PyErr::take(py).is_none());
+        });
+    }
+
+    #[test]
+    fn without_a_panic_the_result_passes_through() {
+        Python::initialize();
+        Python::attach(|py| {
+            let ok = guarded(py, || Ok(7), |message| internal_decode_error(py, &message));
+            assert_eq!(ok.unwrap(), 7);
+            let err = guarded(
+                py,
+                || -> PyResult<()> { Err(PyTypeError::new_err("kept")) },
+                |message| internal_decode_error(py, &message),
+            )
+            .unwrap_err();
+            assert!(err.is_instance_of::<PyTypeError>(py));
+        });
+    }
+}
