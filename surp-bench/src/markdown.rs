@@ -63,22 +63,25 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
         push_row(&mut out, d, &cells);
     }
 
-    out.push_str(&format!(
-        "\n## Size after zstd level {} (bytes, smallest in bold)\n",
-        crate::ZSTD_LEVEL
-    ));
-    header(&mut out);
-    for &d in &plan.datasets {
-        let cells: Vec<Option<(u64, String)>> = plan
-            .formats
-            .iter()
-            .map(|f| {
-                find(f, d, Operation::Encode)
-                    .and_then(|m| m.zstd_bytes)
-                    .map(|z| (z, thousands(z)))
-            })
-            .collect();
-        push_row(&mut out, d, &cells);
+    // Runs made before sizes were compressed have no zstd column.
+    if measurements.iter().any(|m| m.zstd_bytes.is_some()) {
+        out.push_str(&format!(
+            "\n## Size after zstd level {} (bytes, smallest in bold)\n",
+            crate::ZSTD_LEVEL
+        ));
+        header(&mut out);
+        for &d in &plan.datasets {
+            let cells: Vec<Option<(u64, String)>> = plan
+                .formats
+                .iter()
+                .map(|f| {
+                    find(f, d, Operation::Encode)
+                        .and_then(|m| m.zstd_bytes)
+                        .map(|z| (z, thousands(z)))
+                })
+                .collect();
+            push_row(&mut out, d, &cells);
+        }
     }
 
     for &op in plan.suite.operations() {

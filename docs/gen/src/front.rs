@@ -176,15 +176,15 @@ pub fn headline(run: &Run) -> String {
 /// Four stat cards: datasets, formats, iterations, regressions.
 pub fn stat_cards(run: &Run) -> String {
     let regressions = if run.meta.baseline.is_some() {
-        run.meta.regressions.len().to_string()
+        (run.meta.regressions.len().to_string(), "regressions")
     } else {
-        "not compared".to_owned()
+        ("-".to_owned(), "regressions: no baseline to compare")
     };
     let cards = [
         (run.plan.datasets.len().to_string(), "datasets"),
         (run.plan.formats.len().to_string(), "formats"),
         (run.meta.iterations.to_string(), "iterations per cell"),
-        (regressions, "regressions"),
+        regressions,
     ];
     let mut out = String::from("\n<div class=\"stat-cards\">\n");
     for (value, label) in cards {
