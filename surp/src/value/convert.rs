@@ -384,21 +384,25 @@ fn visit_integer<'de, V: Visitor<'de>>(i: Integer, visitor: V) -> Result<V::Valu
 impl<'de> de::Deserializer<'de> for Value {
     type Error = Error;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        match self {
+    fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value> {
+        // `Value` has a `Drop` (it frees deep trees without recursion), so
+        // its contents are taken out rather than moved out.
+        match &mut self {
             Value::Null => visitor.visit_unit(),
-            Value::Bool(b) => visitor.visit_bool(b),
-            Value::Integer(i) => visit_integer(i, visitor),
-            Value::Float(f) => visitor.visit_f64(f),
-            Value::String(s) => visitor.visit_string(s),
-            Value::Bytes(b) => visitor.visit_byte_buf(b),
+            Value::Bool(b) => visitor.visit_bool(*b),
+            Value::Integer(i) => visit_integer(*i, visitor),
+            Value::Float(f) => visitor.visit_f64(*f),
+            Value::String(s) => visitor.visit_string(std::mem::take(s)),
+            Value::Bytes(b) => visitor.visit_byte_buf(std::mem::take(b)),
             Value::Array(items) => {
+                let items = std::mem::take(items);
                 let mut seq = SeqDeserializer::new(items.into_iter());
                 let v = visitor.visit_seq(&mut seq)?;
                 seq.end()?;
                 Ok(v)
             }
             Value::Map(entries) => {
+                let entries = std::mem::take(entries);
                 let mut map = MapDeserializer::new(entries.into_iter());
                 let v = visitor.visit_map(&mut map)?;
                 map.end()?;
@@ -438,20 +442,24 @@ impl<'de> de::Deserializer<'de> for Value {
     /// A unit variant is its name; any other variant a one-entry map from
     /// its name to its content.
     fn deserialize_enum<V: Visitor<'de>>(
-        self,
+        mut self,
         _name: &'static str,
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
         match self {
-            Value::String(name) => visitor.visit_enum(name.into_deserializer()),
-            Value::Map(entries) => match <[(Value, Value); 1]>::try_from(entries) {
-                Ok([(name, content)]) => visitor.visit_enum(Enum { name, content }),
-                Err(_) => Err(de::Error::invalid_type(
-                    de::Unexpected::Other("a map without exactly one entry"),
-                    &visitor,
-                )),
-            },
+            Value::String(ref mut name) => {
+                visitor.visit_enum(std::mem::take(name).into_deserializer())
+            }
+            Value::Map(ref mut entries) => {
+                match <[(Value, Value); 1]>::try_from(std::mem::take(entries)) {
+                    Ok([(name, content)]) => visitor.visit_enum(Enum { name, content }),
+                    Err(_) => Err(de::Error::invalid_type(
+                        de::Unexpected::Other("a map without exactly one entry"),
+                        &visitor,
+                    )),
+                }
+            }
             other => Err(de::Error::invalid_type(unexpected(&other), &visitor)),
         }
     }

@@ -54,6 +54,43 @@ pub enum Value {
     Map(Vec<(Value, Value)>),
 }
 
+/// Dropping a value frees nested arrays and maps with an explicit stack
+/// instead of recursion, so a value nested a million levels deep (which
+/// can be built in memory, though no default limit lets it be decoded)
+/// drops without overflowing the thread's stack.
+impl Drop for Value {
+    fn drop(&mut self) {
+        fn nests(v: &Value) -> bool {
+            matches!(v, Value::Array(_) | Value::Map(_))
+        }
+        // Values without nested containers drop as usual; only those with
+        // them hand their children to the stack.
+        let mut stack: Vec<Value> = match self {
+            Value::Array(items) if items.iter().any(nests) => std::mem::take(items),
+            Value::Map(entries) if entries.iter().any(|(k, v)| nests(k) || nests(v)) => {
+                std::mem::take(entries)
+                    .into_iter()
+                    .flat_map(|(k, v)| [k, v])
+                    .collect()
+            }
+            _ => return,
+        };
+        while let Some(mut value) = stack.pop() {
+            match &mut value {
+                Value::Array(items) => stack.append(items),
+                Value::Map(entries) => {
+                    for (k, v) in entries.drain(..) {
+                        stack.push(k);
+                        stack.push(v);
+                    }
+                }
+                _ => {}
+            }
+            // `value` is now empty of children: its own drop stops at once.
+        }
+    }
+}
+
 impl Value {
     /// Is this `Null`?
     pub fn is_null(&self) -> bool {
