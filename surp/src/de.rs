@@ -255,40 +255,55 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.read.read_le(wire::length_class_width(tag))
     }
 
+    /// The length a `kind` tag declares: in the tag for the inline forms,
+    /// else in the bytes that follow.
+    #[inline]
+    fn header_len(&mut self, kind: Kind, tag: u8) -> Result<u64> {
+        if tag < wire::STR8 {
+            Ok(kind.inline_len(tag))
+        } else {
+            self.read_len(tag)
+        }
+    }
+
     /// The general dispatcher: decodes the value whose tag was just read.
     fn any_tag<V: Visitor<'de>>(&mut self, start: usize, tag: u8, visitor: V) -> Result<V::Value> {
         let result = match tag {
-            0..=wire::FIXUINT_MAX => visitor.visit_u64(tag.into()),
-            wire::FIXSTR..=0x9f => {
-                return self.visit_str_literal(start, (tag & 0x1f).into(), visitor);
+            wire::FIXUINT..=wire::FIXUINT_MAX => visitor.visit_u64(tag.into()),
+            wire::FIXSTR..=wire::FIXSTR_LAST => {
+                return self.visit_str_literal(start, Kind::Str.inline_len(tag), visitor);
             }
-            wire::FIXARRAY..=0xaf => return self.visit_array(start, (tag & 0x0f).into(), visitor),
-            wire::FIXMAP..=0xbf => return self.visit_map(start, (tag & 0x0f).into(), visitor),
-            wire::FIXBIN..=0xc7 => {
-                return self.visit_bytes_literal(start, (tag & 0x07).into(), visitor);
+            wire::FIXARRAY..=wire::FIXARRAY_LAST => {
+                return self.visit_array(start, Kind::Array.inline_len(tag), visitor);
             }
-            wire::STR8..=0xcb => {
+            wire::FIXMAP..=wire::FIXMAP_LAST => {
+                return self.visit_map(start, Kind::Map.inline_len(tag), visitor);
+            }
+            wire::FIXBIN..=wire::FIXBIN_LAST => {
+                return self.visit_bytes_literal(start, Kind::Bytes.inline_len(tag), visitor);
+            }
+            wire::STR8..=wire::STR_LAST => {
                 let len = self.read_len(tag)?;
                 return self.visit_str_literal(start, len, visitor);
             }
-            wire::BIN8..=0xcf => {
+            wire::BIN8..=wire::BIN_LAST => {
                 let len = self.read_len(tag)?;
                 return self.visit_bytes_literal(start, len, visitor);
             }
-            wire::ARRAY8..=0xd3 => {
+            wire::ARRAY8..=wire::ARRAY_LAST => {
                 let len = self.read_len(tag)?;
                 return self.visit_array(start, len, visitor);
             }
-            wire::MAP8..=0xd7 => {
+            wire::MAP8..=wire::MAP_LAST => {
                 let len = self.read_len(tag)?;
                 return self.visit_map(start, len, visitor);
             }
-            wire::UINT1..=0xdf => {
-                let v = self.read.read_le(usize::from(tag - wire::UINT1) + 1)?;
+            wire::UINT1..=wire::UINT_LAST => {
+                let v = self.read.read_le(wire::int_width(tag))?;
                 visitor.visit_u64(v)
             }
-            wire::NINT1..=0xe7 => {
-                let n = self.read.read_le(usize::from(tag - wire::NINT1) + 1)?;
+            wire::NINT1..=wire::NINT_LAST => {
+                let n = self.read.read_le(wire::int_width(tag))?;
                 match i64::try_from(n) {
                     Ok(n) => visitor.visit_i64(!n),
                     Err(_) => visitor.visit_i128(!i128::from(n)),
@@ -325,8 +340,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 let span = self.str_ref(start, tag)?;
                 return self.visit_kept_str(start, span, visitor);
             }
-            wire::SHAPE_REF1 | wire::SHAPE_REF2 => return self.visit_shape(start, tag, visitor),
-            wire::FIXNINT_MIN..=0xff => visitor.visit_i64(i64::from(tag as i8)),
+            wire::SHAPE_REF1..=wire::SHAPE_REF2 => return self.visit_shape(start, tag, visitor),
+            wire::FIXNINT_MIN..=wire::FIXNINT_LAST => visitor.visit_i64(wire::fixnint_value(tag)),
         };
         result.map_err(|e: Error| e.at(start))
     }
@@ -334,7 +349,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     #[cold]
     fn read_wide(&mut self, start: usize) -> Result<u128> {
         let width = self.read.next_u8()?;
-        if !(9..=16).contains(&width) {
+        if !wire::WIDE_WIDTHS.contains(&width) {
             return Err(Error::new(ErrorKind::InvalidWideInteger(width), start));
         }
         let mut buf = [0u8; 16];
@@ -464,7 +479,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// Resolves a string reference whose tag was just read.
     #[cold]
     fn str_ref(&mut self, start: usize, tag: u8) -> Result<Span> {
-        let index = self.read.read_le(usize::from(tag - wire::STR_REF1) + 1)? as u32;
+        let index = self.read.read_le(wire::str_ref_width(tag))? as u32;
         let Some(dict) = &self.dict else {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
         };
@@ -584,13 +599,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let start = self.read.offset();
         let tag = self.peek_tag()?;
         let (kept, text_at) = match tag {
-            wire::FIXSTR..=0x9f | wire::STR8..=0xcb => {
+            wire::FIXSTR..=wire::FIXSTR_LAST | wire::STR8..=wire::STR_LAST => {
                 self.read.next_u8()?;
-                let len = if tag <= 0x9f {
-                    u64::from(tag & 0x1f)
-                } else {
-                    self.read_len(tag)?
-                };
+                let len = self.header_len(Kind::Str, tag)?;
                 let (span, kept) = self.str_payload(start, len)?;
                 (kept, span.start)
             }
@@ -638,7 +649,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     #[cold]
     fn shape_ref(&mut self, start: usize, tag: u8) -> Result<(u32, u32)> {
-        let index = self.read.read_le(usize::from(tag - wire::SHAPE_REF1) + 1)? as u32;
+        let index = self.read.read_le(wire::shape_ref_width(tag))? as u32;
         let Some(dict) = &self.dict else {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
         };
@@ -691,8 +702,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 return self.any_tag(start, tag, de::IgnoredAny).map(drop);
             }
             let (kind, len) = match tag {
-                0..=wire::FIXUINT_MAX
-                | wire::FIXNINT_MIN..=0xff
+                wire::FIXUINT..=wire::FIXUINT_MAX
+                | wire::FIXNINT_MIN..=wire::FIXNINT_LAST
                 | wire::NULL
                 | wire::FALSE
                 | wire::TRUE => continue,
@@ -700,24 +711,24 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                     pending += 1;
                     continue;
                 }
-                wire::FIXSTR..=0x9f => (Kind::Str, u64::from(tag & 0x1f)),
-                wire::FIXARRAY..=0xaf => (Kind::Array, u64::from(tag & 0x0f)),
-                wire::FIXMAP..=0xbf => (Kind::Map, u64::from(tag & 0x0f)),
-                wire::FIXBIN..=0xc7 => (Kind::Bytes, u64::from(tag & 0x07)),
-                wire::STR8..=0xcb => (Kind::Str, self.read_len(tag)?),
-                wire::BIN8..=0xcf => (Kind::Bytes, self.read_len(tag)?),
-                wire::ARRAY8..=0xd3 => (Kind::Array, self.read_len(tag)?),
-                wire::MAP8..=0xd7 => (Kind::Map, self.read_len(tag)?),
-                wire::UINT1..=0xdf => {
-                    self.read.skip(usize::from(tag - wire::UINT1) + 1)?;
+                wire::FIXSTR..=wire::FIXSTR_LAST => (Kind::Str, Kind::Str.inline_len(tag)),
+                wire::FIXARRAY..=wire::FIXARRAY_LAST => (Kind::Array, Kind::Array.inline_len(tag)),
+                wire::FIXMAP..=wire::FIXMAP_LAST => (Kind::Map, Kind::Map.inline_len(tag)),
+                wire::FIXBIN..=wire::FIXBIN_LAST => (Kind::Bytes, Kind::Bytes.inline_len(tag)),
+                wire::STR8..=wire::STR_LAST => (Kind::Str, self.read_len(tag)?),
+                wire::BIN8..=wire::BIN_LAST => (Kind::Bytes, self.read_len(tag)?),
+                wire::ARRAY8..=wire::ARRAY_LAST => (Kind::Array, self.read_len(tag)?),
+                wire::MAP8..=wire::MAP_LAST => (Kind::Map, self.read_len(tag)?),
+                wire::UINT1..=wire::UINT_LAST => {
+                    self.read.skip(wire::int_width(tag))?;
                     continue;
                 }
-                wire::NINT1..=0xe7 => {
-                    self.read.skip(usize::from(tag - wire::NINT1) + 1)?;
+                wire::NINT1..=wire::NINT_LAST => {
+                    self.read.skip(wire::int_width(tag))?;
                     continue;
                 }
                 wire::F16 | wire::F32 | wire::F64 => {
-                    self.read.skip(1 << (tag - wire::F16 + 1))?;
+                    self.read.skip(wire::float_width(tag))?;
                     continue;
                 }
                 wire::WIDE_UINT | wire::WIDE_NINT => {
@@ -847,14 +858,14 @@ macro_rules! deserialize_int {
             let start = self.read.offset();
             let tag = self.next_tag()?;
             match tag {
-                0..=wire::FIXUINT_MAX => visitor.visit_u64(tag.into()).map_err(|e: Error| e.at(start)),
-                wire::UINT1..=0xdf => {
-                    let v = self.read.read_le(usize::from(tag - wire::UINT1) + 1)?;
+                wire::FIXUINT..=wire::FIXUINT_MAX => visitor.visit_u64(tag.into()).map_err(|e: Error| e.at(start)),
+                wire::UINT1..=wire::UINT_LAST => {
+                    let v = self.read.read_le(wire::int_width(tag))?;
                     visitor.visit_u64(v).map_err(|e: Error| e.at(start))
                 }
-                wire::FIXNINT_MIN..=0xff => visitor.visit_i64(i64::from(tag as i8)).map_err(|e: Error| e.at(start)),
-                wire::NINT1..=0xe7 => {
-                    let n = self.read.read_le(usize::from(tag - wire::NINT1) + 1)?;
+                wire::FIXNINT_MIN..=wire::FIXNINT_LAST => visitor.visit_i64(wire::fixnint_value(tag)).map_err(|e: Error| e.at(start)),
+                wire::NINT1..=wire::NINT_LAST => {
+                    let n = self.read.read_le(wire::int_width(tag))?;
                     match i64::try_from(n) {
                         Ok(n) => visitor.visit_i64(!n),
                         Err(_) => visitor.visit_i128(!i128::from(n)),
@@ -937,8 +948,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();
         let tag = self.next_tag()?;
-        if (wire::FIXSTR..=0x9f).contains(&tag) {
-            return self.visit_str_literal(start, (tag & 0x1f).into(), visitor);
+        if (wire::FIXSTR..=wire::FIXSTR_LAST).contains(&tag) {
+            return self.visit_str_literal(start, Kind::Str.inline_len(tag), visitor);
         }
         self.any_tag(start, tag, visitor)
     }
@@ -1013,14 +1024,12 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let start = self.read.offset();
         let tag = self.next_tag()?;
         match tag {
-            wire::FIXARRAY..=0xaf => self.visit_array(start, (tag & 0x0f).into(), visitor),
+            wire::FIXARRAY..=wire::FIXARRAY_LAST => {
+                self.visit_array(start, Kind::Array.inline_len(tag), visitor)
+            }
             // A byte string read as a sequence, so `Vec<u8>` accepts native bytes.
-            wire::FIXBIN..=0xc7 | wire::BIN8..=0xcf => {
-                let len = if tag <= 0xc7 {
-                    u64::from(tag & 0x07)
-                } else {
-                    self.read_len(tag)?
-                };
+            wire::FIXBIN..=wire::FIXBIN_LAST | wire::BIN8..=wire::BIN_LAST => {
+                let len = self.header_len(Kind::Bytes, tag)?;
                 let len = self.check_len(Kind::Bytes, len, start)?;
                 let span = self.read.fill(len)?;
                 let bytes = self.read.payload(span);
@@ -1049,8 +1058,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();
         let tag = self.next_tag()?;
-        if (wire::FIXMAP..=0xbf).contains(&tag) {
-            return self.visit_map(start, (tag & 0x0f).into(), visitor);
+        if (wire::FIXMAP..=wire::FIXMAP_LAST).contains(&tag) {
+            return self.visit_map(start, Kind::Map.inline_len(tag), visitor);
         }
         self.any_tag(start, tag, visitor)
     }
@@ -1075,7 +1084,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let tag = self.next_tag()?;
         match tag {
             // A unit variant is its name.
-            wire::FIXSTR..=0x9f | wire::STR8..=0xcb | wire::STR_REF1..=wire::STR_REF3 => {
+            wire::FIXSTR..=wire::FIXSTR_LAST
+            | wire::STR8..=wire::STR_LAST
+            | wire::STR_REF1..=wire::STR_REF3 => {
                 // `at` places a UTF-8 error: the payload of a literal.
                 let (name, at) = match tag {
                     wire::STR_REF1..=wire::STR_REF3 => {
@@ -1083,11 +1094,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                         (self.read.recall(kept), start)
                     }
                     _ => {
-                        let len = if tag <= 0x9f {
-                            u64::from(tag & 0x1f)
-                        } else {
-                            self.read_len(tag)?
-                        };
+                        let len = self.header_len(Kind::Str, tag)?;
                         let (span, _) = self.str_payload(start, len)?;
                         (self.read.payload(span), span.start)
                     }
@@ -1103,12 +1110,8 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 result.map_err(|e: Error| e.at(start))
             }
             // Other variants are a map of one entry: name to content.
-            wire::FIXMAP..=0xbf | wire::MAP8..=0xd7 => {
-                let len = if tag <= 0xbf {
-                    u64::from(tag & 0x0f)
-                } else {
-                    self.read_len(tag)?
-                };
+            wire::FIXMAP..=wire::FIXMAP_LAST | wire::MAP8..=wire::MAP_LAST => {
+                let len = self.header_len(Kind::Map, tag)?;
                 if len != 1 {
                     return Err(Error::new(
                         ErrorKind::Message(format!(
@@ -1139,7 +1142,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 }
                 Ok(value)
             }
-            wire::SHAPE_REF1 | wire::SHAPE_REF2 => {
+            wire::SHAPE_REF1..=wire::SHAPE_REF2 => {
                 let (first, count) = self.shape_ref(start, tag)?;
                 if count != 1 {
                     return Err(Error::new(

@@ -1,0 +1,783 @@
+//! The wire vocabulary of Surp: every tag byte and length class, in one place.
+//!
+//! This module is the code twin of `docs/spec.md`. The serializer and the
+//! deserializer never invent bytes: they name the constants and call the
+//! primitives here, so the spec and the code can be read side by side.
+//!
+//! A Surp value starts with one tag byte. Small integers and the lengths of
+//! short strings, byte strings, arrays and maps live inside the tag. Larger
+//! lengths and integers follow the tag as 1 to 8 little-endian bytes; the tag
+//! says how many, so a decoder needs one branch and one fixed-width load.
+//!
+//! Every range of tags is named by a pair of constants (`FIXSTR..=FIXSTR_LAST`,
+//! `STR8..=STR_LAST`, ...), and [`Class`] names each row of the table. A
+//! decoder's hot `match` on a tag names the ranges; tools that want one
+//! header at a time use [`decode_header`]. The writers are in this module
+//! too, so no other code writes or tests a tag byte by its number.
+//!
+//! | tags          | meaning                                              |
+//! |---------------|------------------------------------------------------|
+//! | `0x00..=0x7f` | unsigned integer 0 to 127                            |
+//! | `0x80..=0x9f` | string, length 0 to 31 in the tag                    |
+//! | `0xa0..=0xaf` | array, count 0 to 15 in the tag                      |
+//! | `0xb0..=0xbf` | map, count 0 to 15 in the tag                        |
+//! | `0xc0..=0xc7` | byte string, length 0 to 7 in the tag                |
+//! | `0xc8..=0xcb` | string, length in the next 1, 2, 4 or 8 bytes        |
+//! | `0xcc..=0xcf` | byte string, length in the next 1, 2, 4 or 8 bytes   |
+//! | `0xd0..=0xd3` | array, count in the next 1, 2, 4 or 8 bytes          |
+//! | `0xd4..=0xd7` | map, count in the next 1, 2, 4 or 8 bytes            |
+//! | `0xd8..=0xdf` | unsigned integer in the next 1 to 8 bytes            |
+//! | `0xe0..=0xe7` | negative integer `-1 - n`, n in the next 1 to 8 bytes|
+//! | `0xe8`        | null                                                 |
+//! | `0xe9`,`0xea` | false, true                                          |
+//! | `0xeb`        | some: marks an `Option::Some` whose content would otherwise read as null |
+//! | `0xec..=0xee` | float: binary16, binary32, binary64                  |
+//! | `0xef`,`0xf0` | wide unsigned / negative integer (9 to 16 bytes)     |
+//! | `0xf1`        | reserved                                             |
+//! | `0xf2..=0xf7` | deduplication: document marker, string and shape references |
+//! | `0xf8..=0xff` | negative integer -8 to -1                            |
+
+mod encode;
+
+pub use encode::*;
+
+use std::ops::RangeInclusive;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::float;
+
+// Each range of tags is named by its first and last byte, so that a `match`
+// on a tag reads `FIXSTR..=FIXSTR_LAST` and compiles to the same jump table
+// as literal bytes would.
+
+/// First tag of the inline unsigned integers: the tag is the value.
+pub const FIXUINT: u8 = 0x00;
+/// Largest unsigned integer that fits in the tag byte.
+pub const FIXUINT_MAX: u8 = 0x7f;
+/// First tag of the inline-length strings; the low 5 bits are the length.
+pub const FIXSTR: u8 = 0x80;
+/// Longest string whose length fits in the tag.
+pub const FIXSTR_MAX_LEN: usize = 31;
+/// Last tag of the inline-length strings.
+pub const FIXSTR_LAST: u8 = FIXSTR + FIXSTR_MAX_LEN as u8;
+/// First tag of the inline-count arrays; the low 4 bits are the count.
+pub const FIXARRAY: u8 = 0xa0;
+/// Largest array count that fits in the tag.
+pub const FIXARRAY_MAX_LEN: usize = 15;
+/// Last tag of the inline-count arrays.
+pub const FIXARRAY_LAST: u8 = FIXARRAY + FIXARRAY_MAX_LEN as u8;
+/// First tag of the inline-count maps; the low 4 bits are the count.
+pub const FIXMAP: u8 = 0xb0;
+/// Largest map count that fits in the tag.
+pub const FIXMAP_MAX_LEN: usize = 15;
+/// Last tag of the inline-count maps.
+pub const FIXMAP_LAST: u8 = FIXMAP + FIXMAP_MAX_LEN as u8;
+/// First tag of the inline-length byte strings; the low 3 bits are the length.
+pub const FIXBIN: u8 = 0xc0;
+/// Longest byte string whose length fits in the tag.
+pub const FIXBIN_MAX_LEN: usize = 7;
+/// Last tag of the inline-length byte strings.
+pub const FIXBIN_LAST: u8 = FIXBIN + FIXBIN_MAX_LEN as u8;
+/// Number of length classes: a length or count in 1, 2, 4 or 8 bytes.
+pub const LENGTH_CLASSES: u8 = 4;
+/// String with a 1, 2, 4 or 8-byte length (`STR8 + class`).
+pub const STR8: u8 = 0xc8;
+/// Last tag of the length-prefixed strings (8-byte length).
+pub const STR_LAST: u8 = STR8 + LENGTH_CLASSES - 1;
+/// Byte string with a 1, 2, 4 or 8-byte length (`BIN8 + class`).
+pub const BIN8: u8 = STR8 + LENGTH_CLASSES;
+/// Last tag of the length-prefixed byte strings.
+pub const BIN_LAST: u8 = BIN8 + LENGTH_CLASSES - 1;
+/// Array with a 1, 2, 4 or 8-byte count (`ARRAY8 + class`).
+pub const ARRAY8: u8 = BIN8 + LENGTH_CLASSES;
+/// Last tag of the count-prefixed arrays.
+pub const ARRAY_LAST: u8 = ARRAY8 + LENGTH_CLASSES - 1;
+/// Map with a 1, 2, 4 or 8-byte count (`MAP8 + class`).
+pub const MAP8: u8 = ARRAY8 + LENGTH_CLASSES;
+/// Last tag of the count-prefixed maps.
+pub const MAP_LAST: u8 = MAP8 + LENGTH_CLASSES - 1;
+/// Unsigned integer in the next `tag - UINT1 + 1` bytes.
+pub const UINT1: u8 = MAP_LAST + 1;
+/// Last tag of the width-prefixed unsigned integers (8 bytes).
+pub const UINT_LAST: u8 = UINT1 + 7;
+/// Negative integer `-1 - n`, with `n` in the next `tag - NINT1 + 1` bytes.
+pub const NINT1: u8 = UINT_LAST + 1;
+/// Last tag of the width-prefixed negative integers (8 bytes).
+pub const NINT_LAST: u8 = NINT1 + 7;
+/// Null: unit, `None`, unit structs.
+pub const NULL: u8 = 0xe8;
+/// Boolean false.
+pub const FALSE: u8 = 0xe9;
+/// Boolean true.
+pub const TRUE: u8 = 0xea;
+/// Marks `Some(x)` where `x` itself encodes as null or as another `SOME`.
+pub const SOME: u8 = 0xeb;
+/// IEEE 754 binary16, little-endian.
+pub const F16: u8 = 0xec;
+/// IEEE 754 binary32, little-endian.
+pub const F32: u8 = 0xed;
+/// IEEE 754 binary64, little-endian.
+pub const F64: u8 = 0xee;
+/// Unsigned integer wider than 64 bits: a width byte, then the bytes.
+pub const WIDE_UINT: u8 = 0xef;
+/// Negative integer `-1 - n` with `n` wider than 64 bits: a width byte, then `n`.
+pub const WIDE_NINT: u8 = 0xf0;
+/// The widths a wide integer may declare: 9 to 16 bytes. Narrower values
+/// have a 64-bit form, and 16 bytes hold every 128-bit integer.
+pub const WIDE_WIDTHS: RangeInclusive<u8> = 9..=16;
+/// Reserved for a future revision. Decoders reject it.
+pub const RESERVED: u8 = 0xf1;
+/// First byte of a deduplicated document (see `surp-dedup`).
+pub const DEDUP_MARKER: u8 = 0xf2;
+/// Reference to string table slot, 1-byte index.
+pub const STR_REF1: u8 = 0xf3;
+/// Reference to string table slot, 2-byte index.
+pub const STR_REF2: u8 = 0xf4;
+/// Reference to string table slot, 3-byte index.
+pub const STR_REF3: u8 = 0xf5;
+/// Map whose keys are shape table entry with a 1-byte index; the values follow.
+pub const SHAPE_REF1: u8 = 0xf6;
+/// Map whose keys are shape table entry with a 2-byte index; the values follow.
+pub const SHAPE_REF2: u8 = 0xf7;
+/// The tag of -8; tags `0xf8..=0xff` are -8 to -1 as two's complement bytes.
+pub const FIXNINT_MIN: u8 = 0xf8;
+/// Last tag of the inline negative integers: -1.
+pub const FIXNINT_LAST: u8 = 0xff;
+/// Smallest negative integer that fits in the tag.
+pub const FIXNINT_MIN_VALUE: i64 = -8;
+
+/// Number of payload bytes after a length-class tag: `1 << class`.
+#[inline]
+pub const fn length_class_width(class: u8) -> usize {
+    1 << (class & 3)
+}
+
+/// The length class (0 to 3: 1, 2, 4 or 8 bytes) that holds `n`.
+#[inline]
+pub const fn length_class(n: u64) -> u8 {
+    if n <= 0xff {
+        0
+    } else if n <= 0xffff {
+        1
+    } else if n <= 0xffff_ffff {
+        2
+    } else {
+        3
+    }
+}
+
+/// The number of bytes (1 to 8) needed to hold a non-zero `n`; 1 for zero.
+#[inline]
+pub const fn byte_width(n: u64) -> usize {
+    let bits = 64 - (n | 1).leading_zeros() as usize;
+    bits.div_ceil(8)
+}
+
+/// Payload bytes after a `uint` (`UINT1..=UINT_LAST`) or `nint`
+/// (`NINT1..=NINT_LAST`) tag: 1 to 8, the low three bits plus one.
+#[inline]
+pub const fn int_width(tag: u8) -> usize {
+    (tag & 7) as usize + 1
+}
+
+/// Payload bytes after a float tag (`F16`, `F32` or `F64`): 2, 4 or 8.
+#[inline]
+pub const fn float_width(tag: u8) -> usize {
+    2 << (tag - F16)
+}
+
+/// Index bytes after a string reference tag (`STR_REF1..=STR_REF3`): 1 to 3.
+#[inline]
+pub const fn str_ref_width(tag: u8) -> usize {
+    (tag - STR_REF1) as usize + 1
+}
+
+/// Index bytes after a shape reference tag (`SHAPE_REF1..=SHAPE_REF2`): 1 or 2.
+#[inline]
+pub const fn shape_ref_width(tag: u8) -> usize {
+    (tag - SHAPE_REF1) as usize + 1
+}
+
+/// The value of an inline negative integer tag (`FIXNINT_MIN..=FIXNINT_LAST`).
+#[inline]
+pub const fn fixnint_value(tag: u8) -> i64 {
+    tag as i8 as i64
+}
+
+/// Size of a deduplication string reference to slot `index`.
+///
+/// Slots at or beyond [`MAX_STRING_SLOTS`] cannot be referenced.
+#[inline]
+pub const fn str_ref_size(index: usize) -> usize {
+    if index < 1 << 8 {
+        2
+    } else if index < 1 << 16 {
+        3
+    } else {
+        4
+    }
+}
+
+/// Size of a deduplication shape reference to shape `index`.
+#[inline]
+pub const fn shape_ref_size(index: usize) -> usize {
+    if index < 1 << 8 { 2 } else { 3 }
+}
+
+/// Most string table slots a deduplicated document can address (3-byte index).
+pub const MAX_STRING_SLOTS: usize = 1 << 24;
+/// Most shapes a deduplicated document can address (2-byte index).
+pub const MAX_SHAPES: usize = 1 << 16;
+/// Most keys in a map that can become a shape.
+pub const MAX_SHAPE_KEYS: usize = 64;
+
+/// Kinds of length-prefixed items: the container or payload a header opens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// A UTF-8 string.
+    Str,
+    /// A byte string.
+    Bytes,
+    /// An array of values.
+    Array,
+    /// A map of key-value pairs.
+    Map,
+}
+
+impl Kind {
+    /// The length in an inline-form tag of this kind (`FIXSTR..=FIXSTR_LAST`
+    /// and so on): the tag's low bits.
+    #[inline]
+    pub const fn inline_len(self, tag: u8) -> u64 {
+        (tag & self.inline().1 as u8) as u64
+    }
+
+    /// The kind of a length-class tag (`STR8..=MAP_LAST`).
+    #[inline]
+    pub const fn of_length_class(tag: u8) -> Kind {
+        match (tag - STR8) / LENGTH_CLASSES {
+            0 => Kind::Str,
+            1 => Kind::Bytes,
+            2 => Kind::Array,
+            _ => Kind::Map,
+        }
+    }
+
+    /// Tag of the inline form and the largest length it holds.
+    #[inline]
+    const fn inline(self) -> (u8, usize) {
+        match self {
+            Kind::Str => (FIXSTR, FIXSTR_MAX_LEN),
+            Kind::Bytes => (FIXBIN, FIXBIN_MAX_LEN),
+            Kind::Array => (FIXARRAY, FIXARRAY_MAX_LEN),
+            Kind::Map => (FIXMAP, FIXMAP_MAX_LEN),
+        }
+    }
+
+    /// First tag of the four length-prefixed forms.
+    #[inline]
+    const fn prefixed(self) -> u8 {
+        match self {
+            Kind::Str => STR8,
+            Kind::Bytes => BIN8,
+            Kind::Array => ARRAY8,
+            Kind::Map => MAP8,
+        }
+    }
+
+    /// A lowercase noun for messages.
+    pub const fn noun(self) -> &'static str {
+        match self {
+            Kind::Str => "string",
+            Kind::Bytes => "byte string",
+            Kind::Array => "array",
+            Kind::Map => "map",
+        }
+    }
+}
+
+/// What a tag byte is: one variant per row of the tag table in
+/// `docs/spec.md`, section 2. Every byte belongs to exactly one class.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// `0x00..=0x7f`: the unsigned integer equal to the tag.
+    FixUint,
+    /// A string whose length (0 to 31) is in the tag.
+    FixStr,
+    /// An array whose count (0 to 15) is in the tag.
+    FixArray,
+    /// A map whose count (0 to 15) is in the tag.
+    FixMap,
+    /// A byte string whose length (0 to 7) is in the tag.
+    FixBin,
+    /// A string with a 1, 2, 4 or 8-byte length.
+    Str,
+    /// A byte string with a 1, 2, 4 or 8-byte length.
+    Bin,
+    /// An array with a 1, 2, 4 or 8-byte count.
+    Array,
+    /// A map with a 1, 2, 4 or 8-byte count.
+    Map,
+    /// An unsigned integer in 1 to 8 bytes.
+    Uint,
+    /// A negative integer `-1 - n`, `n` in 1 to 8 bytes.
+    Nint,
+    /// Null.
+    Null,
+    /// Boolean false.
+    False,
+    /// Boolean true.
+    True,
+    /// The `Some` marker; one value follows.
+    Some,
+    /// IEEE 754 binary16.
+    F16,
+    /// IEEE 754 binary32.
+    F32,
+    /// IEEE 754 binary64.
+    F64,
+    /// An unsigned integer in 9 to 16 bytes.
+    WideUint,
+    /// A negative integer `-1 - n`, `n` in 9 to 16 bytes.
+    WideNint,
+    /// Reserved; decoders reject it.
+    Reserved,
+    /// The deduplicated-document marker.
+    DedupMarker,
+    /// A string table reference with a 1, 2 or 3-byte index.
+    StrRef,
+    /// A shape reference with a 1 or 2-byte index; the values follow.
+    ShapeRef,
+    /// A negative integer -8 to -1 in the tag.
+    FixNint,
+}
+
+impl Class {
+    /// Every class, in the order of their tags.
+    pub const ALL: [Class; 25] = [
+        Class::FixUint,
+        Class::FixStr,
+        Class::FixArray,
+        Class::FixMap,
+        Class::FixBin,
+        Class::Str,
+        Class::Bin,
+        Class::Array,
+        Class::Map,
+        Class::Uint,
+        Class::Nint,
+        Class::Null,
+        Class::False,
+        Class::True,
+        Class::Some,
+        Class::F16,
+        Class::F32,
+        Class::F64,
+        Class::WideUint,
+        Class::WideNint,
+        Class::Reserved,
+        Class::DedupMarker,
+        Class::StrRef,
+        Class::ShapeRef,
+        Class::FixNint,
+    ];
+
+    /// The class of a tag byte.
+    #[inline]
+    pub const fn of(tag: u8) -> Class {
+        match tag {
+            FIXUINT..=FIXUINT_MAX => Class::FixUint,
+            FIXSTR..=FIXSTR_LAST => Class::FixStr,
+            FIXARRAY..=FIXARRAY_LAST => Class::FixArray,
+            FIXMAP..=FIXMAP_LAST => Class::FixMap,
+            FIXBIN..=FIXBIN_LAST => Class::FixBin,
+            STR8..=STR_LAST => Class::Str,
+            BIN8..=BIN_LAST => Class::Bin,
+            ARRAY8..=ARRAY_LAST => Class::Array,
+            MAP8..=MAP_LAST => Class::Map,
+            UINT1..=UINT_LAST => Class::Uint,
+            NINT1..=NINT_LAST => Class::Nint,
+            NULL => Class::Null,
+            FALSE => Class::False,
+            TRUE => Class::True,
+            SOME => Class::Some,
+            F16 => Class::F16,
+            F32 => Class::F32,
+            F64 => Class::F64,
+            WIDE_UINT => Class::WideUint,
+            WIDE_NINT => Class::WideNint,
+            RESERVED => Class::Reserved,
+            DEDUP_MARKER => Class::DedupMarker,
+            STR_REF1..=STR_REF3 => Class::StrRef,
+            SHAPE_REF1..=SHAPE_REF2 => Class::ShapeRef,
+            FIXNINT_MIN..=FIXNINT_LAST => Class::FixNint,
+        }
+    }
+
+    /// The tags of this class: one range of the tag table.
+    pub const fn tags(self) -> RangeInclusive<u8> {
+        match self {
+            Class::FixUint => FIXUINT..=FIXUINT_MAX,
+            Class::FixStr => FIXSTR..=FIXSTR_LAST,
+            Class::FixArray => FIXARRAY..=FIXARRAY_LAST,
+            Class::FixMap => FIXMAP..=FIXMAP_LAST,
+            Class::FixBin => FIXBIN..=FIXBIN_LAST,
+            Class::Str => STR8..=STR_LAST,
+            Class::Bin => BIN8..=BIN_LAST,
+            Class::Array => ARRAY8..=ARRAY_LAST,
+            Class::Map => MAP8..=MAP_LAST,
+            Class::Uint => UINT1..=UINT_LAST,
+            Class::Nint => NINT1..=NINT_LAST,
+            Class::Null => NULL..=NULL,
+            Class::False => FALSE..=FALSE,
+            Class::True => TRUE..=TRUE,
+            Class::Some => SOME..=SOME,
+            Class::F16 => F16..=F16,
+            Class::F32 => F32..=F32,
+            Class::F64 => F64..=F64,
+            Class::WideUint => WIDE_UINT..=WIDE_UINT,
+            Class::WideNint => WIDE_NINT..=WIDE_NINT,
+            Class::Reserved => RESERVED..=RESERVED,
+            Class::DedupMarker => DEDUP_MARKER..=DEDUP_MARKER,
+            Class::StrRef => STR_REF1..=STR_REF3,
+            Class::ShapeRef => SHAPE_REF1..=SHAPE_REF2,
+            Class::FixNint => FIXNINT_MIN..=FIXNINT_LAST,
+        }
+    }
+
+    /// The name the spec's tag table gives this class.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Class::FixUint => "fixuint",
+            Class::FixStr => "fixstr",
+            Class::FixArray => "fixarray",
+            Class::FixMap => "fixmap",
+            Class::FixBin => "fixbin",
+            Class::Str => "str",
+            Class::Bin => "bin",
+            Class::Array => "array",
+            Class::Map => "map",
+            Class::Uint => "uint",
+            Class::Nint => "nint",
+            Class::Null => "null",
+            Class::False => "false",
+            Class::True => "true",
+            Class::Some => "some",
+            Class::F16 => "f16",
+            Class::F32 => "f32",
+            Class::F64 => "f64",
+            Class::WideUint => "wide uint",
+            Class::WideNint => "wide nint",
+            Class::Reserved => "reserved",
+            Class::DedupMarker => "dedup marker",
+            Class::StrRef => "string reference",
+            Class::ShapeRef => "shape reference",
+            Class::FixNint => "fixnint",
+        }
+    }
+}
+
+/// One decoded header: what a tag byte and its fixed-width payload say.
+///
+/// Lengths are as declared by the input and not yet checked against it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Header {
+    /// Unsigned integer.
+    Uint(u64),
+    /// Negative integer `-1 - n`.
+    Nint(u64),
+    /// Unsigned integer wider than 64 bits.
+    WideUint(u128),
+    /// Negative integer `-1 - n`, `n` wider than 64 bits.
+    WideNint(u128),
+    /// A binary16 float, widened.
+    F16(f32),
+    /// A binary32 float.
+    F32(f32),
+    /// A binary64 float.
+    F64(f64),
+    /// Null.
+    Null,
+    /// A boolean.
+    Bool(bool),
+    /// The `Option::Some` marker; a value follows.
+    Some,
+    /// A string, byte string, array or map of the given length; its items follow.
+    Len(Kind, u64),
+    /// The deduplicated-document marker.
+    DedupMarker,
+    /// A reference to a string table slot.
+    StrRef(u32),
+    /// A map with the keys of the given shape; the values follow.
+    ShapeRef(u32),
+}
+
+/// Decodes the header at the start of `input`, returning it and its size.
+///
+/// This is the reference decoder of the tag table: tools such as an
+/// annotated dump use it; the deserializer has a faster, equivalent path.
+/// `offset` is used only to place errors.
+pub fn decode_header(input: &[u8], offset: usize) -> Result<(Header, usize)> {
+    let Some(&tag) = input.first() else {
+        return Err(Error::new(ErrorKind::UnexpectedEof, offset));
+    };
+    let payload = |n: usize| -> Result<u64> {
+        match input.get(1..1 + n) {
+            Some(b) => Ok(le_u64(b)),
+            None => Err(Error::new(ErrorKind::UnexpectedEof, offset + input.len())),
+        }
+    };
+    let (header, size) = match Class::of(tag) {
+        Class::FixUint => (Header::Uint(tag.into()), 1),
+        Class::FixStr => (Header::Len(Kind::Str, Kind::Str.inline_len(tag)), 1),
+        Class::FixArray => (Header::Len(Kind::Array, Kind::Array.inline_len(tag)), 1),
+        Class::FixMap => (Header::Len(Kind::Map, Kind::Map.inline_len(tag)), 1),
+        Class::FixBin => (Header::Len(Kind::Bytes, Kind::Bytes.inline_len(tag)), 1),
+        Class::Str | Class::Bin | Class::Array | Class::Map => {
+            let width = length_class_width(tag);
+            let len = payload(width)?;
+            (Header::Len(Kind::of_length_class(tag), len), 1 + width)
+        }
+        Class::Uint => (Header::Uint(payload(int_width(tag))?), 1 + int_width(tag)),
+        Class::Nint => (Header::Nint(payload(int_width(tag))?), 1 + int_width(tag)),
+        Class::Null => (Header::Null, 1),
+        Class::False => (Header::Bool(false), 1),
+        Class::True => (Header::Bool(true), 1),
+        Class::Some => (Header::Some, 1),
+        Class::F16 => (Header::F16(float::f16_to_f32(payload(2)? as u16)), 3),
+        Class::F32 => (Header::F32(f32::from_bits(payload(4)? as u32)), 5),
+        Class::F64 => (Header::F64(f64::from_bits(payload(8)?)), 9),
+        Class::WideUint | Class::WideNint => {
+            let width = payload(1)? as u8;
+            if !WIDE_WIDTHS.contains(&width) {
+                return Err(Error::new(ErrorKind::InvalidWideInteger(width), offset));
+            }
+            let width = usize::from(width);
+            let Some(bytes) = input.get(2..2 + width) else {
+                return Err(Error::new(ErrorKind::UnexpectedEof, offset + input.len()));
+            };
+            let mut buf = [0u8; 16];
+            buf[..width].copy_from_slice(bytes);
+            let v = u128::from_le_bytes(buf);
+            let header = if tag == WIDE_UINT {
+                Header::WideUint(v)
+            } else {
+                Header::WideNint(v)
+            };
+            (header, 2 + width)
+        }
+        Class::Reserved => return Err(Error::new(ErrorKind::ReservedTag(tag), offset)),
+        Class::DedupMarker => (Header::DedupMarker, 1),
+        Class::StrRef => {
+            let width = str_ref_width(tag);
+            (Header::StrRef(payload(width)? as u32), 1 + width)
+        }
+        Class::ShapeRef => {
+            let width = shape_ref_width(tag);
+            (Header::ShapeRef(payload(width)? as u32), 1 + width)
+        }
+        Class::FixNint => (Header::Nint(u64::from(!tag)), 1),
+    };
+    Ok((header, size))
+}
+
+/// Reads up to 8 little-endian bytes as an unsigned integer.
+#[inline]
+pub(crate) fn le_u64(bytes: &[u8]) -> u64 {
+    let mut buf = [0u8; 8];
+    buf[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(buf)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn encode(f: impl FnOnce(&mut Vec<u8>) -> Result<()>) -> Vec<u8> {
+        let mut out = Vec::new();
+        f(&mut out).unwrap();
+        out
+    }
+
+    /// The class a decoded header belongs to.
+    fn class_of_header(header: Header, tag: u8) -> Class {
+        match header {
+            Header::Uint(_) if tag <= FIXUINT_MAX => Class::FixUint,
+            Header::Uint(_) => Class::Uint,
+            Header::Nint(_) if tag >= FIXNINT_MIN => Class::FixNint,
+            Header::Nint(_) => Class::Nint,
+            Header::WideUint(_) => Class::WideUint,
+            Header::WideNint(_) => Class::WideNint,
+            Header::F16(_) => Class::F16,
+            Header::F32(_) => Class::F32,
+            Header::F64(_) => Class::F64,
+            Header::Null => Class::Null,
+            Header::Bool(false) => Class::False,
+            Header::Bool(true) => Class::True,
+            Header::Some => Class::Some,
+            Header::Len(kind, _) => match (kind, tag < STR8) {
+                (Kind::Str, true) => Class::FixStr,
+                (Kind::Bytes, true) => Class::FixBin,
+                (Kind::Array, true) => Class::FixArray,
+                (Kind::Map, true) => Class::FixMap,
+                (Kind::Str, false) => Class::Str,
+                (Kind::Bytes, false) => Class::Bin,
+                (Kind::Array, false) => Class::Array,
+                (Kind::Map, false) => Class::Map,
+            },
+            Header::DedupMarker => Class::DedupMarker,
+            Header::StrRef(_) => Class::StrRef,
+            Header::ShapeRef(_) => Class::ShapeRef,
+        }
+    }
+
+    #[test]
+    fn the_classes_partition_the_256_tag_bytes_in_order() {
+        let mut next = 0u16;
+        for class in Class::ALL {
+            let tags = class.tags();
+            assert_eq!(
+                u16::from(*tags.start()),
+                next,
+                "{class:?} starts where the last ended"
+            );
+            assert!(tags.start() <= tags.end(), "{class:?}");
+            next = u16::from(*tags.end()) + 1;
+        }
+        assert_eq!(next, 256);
+    }
+
+    #[test]
+    fn every_tag_byte_decodes_as_its_class() {
+        for tag in 0..=255u8 {
+            let class = Class::of(tag);
+            assert!(class.tags().contains(&tag), "tag {tag:#04x}");
+            // A payload of 16s: a valid wide-integer width, and enough bytes
+            // for any header.
+            let mut input = vec![tag];
+            input.extend_from_slice(&[16; 18]);
+            match decode_header(&input, 0) {
+                Ok((header, size)) => {
+                    assert_eq!(class_of_header(header, tag), class, "tag {tag:#04x}");
+                    let expected = match class {
+                        Class::Str | Class::Bin | Class::Array | Class::Map => {
+                            1 + length_class_width(tag)
+                        }
+                        Class::Uint | Class::Nint => 1 + int_width(tag),
+                        Class::F16 | Class::F32 | Class::F64 => 1 + float_width(tag),
+                        Class::WideUint | Class::WideNint => 2 + 16,
+                        Class::StrRef => 1 + str_ref_width(tag),
+                        Class::ShapeRef => 1 + shape_ref_width(tag),
+                        _ => 1,
+                    };
+                    assert_eq!(size, expected, "tag {tag:#04x}");
+                }
+                Err(e) => {
+                    assert_eq!(class, Class::Reserved, "tag {tag:#04x}: {e}");
+                    assert_eq!(*e.kind(), ErrorKind::ReservedTag(tag));
+                }
+            }
+        }
+    }
+
+    /// The tag table of `docs/spec.md`, section 2, as (first, last, name).
+    fn spec_tag_table() -> Vec<(u8, u8, String)> {
+        let spec = include_str!("../../../docs/spec.md");
+        let hex = |s: &str| u8::from_str_radix(s.trim_matches('`').trim_start_matches("0x"), 16);
+        spec.lines()
+            .filter(|line| line.starts_with("| `0x"))
+            .map(|line| {
+                let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+                let (first, last) = match cells[1].split_once('–') {
+                    Some((a, b)) => (hex(a).unwrap(), hex(b).unwrap()),
+                    None => (hex(cells[1]).unwrap(), hex(cells[1]).unwrap()),
+                };
+                (first, last, cells[2].to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_classes_are_the_rows_of_the_spec_tag_table() {
+        let ours: Vec<(u8, u8, String)> = Class::ALL
+            .iter()
+            .map(|c| (*c.tags().start(), *c.tags().end(), c.name().to_string()))
+            .collect();
+        assert_eq!(ours, spec_tag_table());
+    }
+
+    #[test]
+    fn width_helpers_agree_with_the_ranges() {
+        assert_eq!(int_width(UINT1), 1);
+        assert_eq!(int_width(UINT_LAST), 8);
+        assert_eq!(int_width(NINT1), 1);
+        assert_eq!(int_width(NINT_LAST), 8);
+        assert_eq!([F16, F32, F64].map(float_width), [2, 4, 8]);
+        assert_eq!([STR_REF1, STR_REF2, STR_REF3].map(str_ref_width), [1, 2, 3]);
+        assert_eq!([SHAPE_REF1, SHAPE_REF2].map(shape_ref_width), [1, 2]);
+        assert_eq!(fixnint_value(FIXNINT_MIN), FIXNINT_MIN_VALUE);
+        assert_eq!(fixnint_value(FIXNINT_LAST), -1);
+        for (kind, first, last) in [
+            (Kind::Str, FIXSTR, FIXSTR_LAST),
+            (Kind::Bytes, FIXBIN, FIXBIN_LAST),
+            (Kind::Array, FIXARRAY, FIXARRAY_LAST),
+            (Kind::Map, FIXMAP, FIXMAP_LAST),
+        ] {
+            assert_eq!(kind.inline_len(first), 0);
+            assert_eq!(kind.inline_len(last), kind.inline().1 as u64);
+        }
+        for (kind, first) in [
+            (Kind::Str, STR8),
+            (Kind::Bytes, BIN8),
+            (Kind::Array, ARRAY8),
+            (Kind::Map, MAP8),
+        ] {
+            for class in 0..LENGTH_CLASSES {
+                assert_eq!(Kind::of_length_class(first + class), kind);
+            }
+        }
+    }
+
+    #[test]
+    fn integers_take_their_shortest_form() {
+        assert_eq!(encode(|o| write_uint(o, 127)), [0x7f]);
+        assert_eq!(encode(|o| write_uint(o, 128)), [0xd8, 0x80]);
+        assert_eq!(encode(|o| write_uint(o, 0x1_0000)), [0xda, 0, 0, 1]);
+        assert_eq!(encode(|o| write_i64(o, -8)), [0xf8]);
+        assert_eq!(encode(|o| write_i64(o, -9)), [0xe0, 8]);
+        assert_eq!(
+            encode(|o| write_i64(o, i64::MIN)),
+            [0xe7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f]
+        );
+    }
+
+    #[test]
+    fn header_roundtrips_through_decode_header() {
+        for (kind, len) in [
+            (Kind::Str, 31),
+            (Kind::Str, 32),
+            (Kind::Bytes, 7),
+            (Kind::Bytes, 8),
+            (Kind::Map, 70_000),
+        ] {
+            let bytes = encode(|o| write_header(o, kind, len));
+            assert_eq!(bytes.len(), header_size(kind, len));
+            assert_eq!(
+                decode_header(&bytes, 0).unwrap(),
+                (Header::Len(kind, len as u64), bytes.len())
+            );
+        }
+    }
+
+    #[test]
+    fn truncated_header_is_an_error() {
+        assert_eq!(
+            *decode_header(&[0xd9, 1], 0).unwrap_err().kind(),
+            ErrorKind::UnexpectedEof
+        );
+        assert_eq!(
+            *decode_header(&[], 0).unwrap_err().kind(),
+            ErrorKind::UnexpectedEof
+        );
+    }
+}
