@@ -1,0 +1,198 @@
+//! Containers: arrays, maps and enums, each visited inside
+//! [`Deserializer::open`] and [`Deserializer::close`], the limit steps
+//! around every container.
+
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use super::Deserializer;
+use super::dedup::{ShapeCandidate, key_from_kept};
+use crate::error::{Error, ErrorKind, Result};
+use crate::read::{Read, Span};
+use crate::wire::Kind;
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    #[inline]
+    pub(super) fn visit_array<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let len = self.check_len(Kind::Array, len, start)?;
+        let hint = self.open(start, len)?;
+        let mut access = SeqAccess {
+            de: self,
+            left: len,
+            hint,
+        };
+        let result = visitor.visit_seq(&mut access);
+        let left = access.left;
+        self.close(start, hint, result, left)
+    }
+
+    #[inline]
+    pub(super) fn visit_map<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let len = self.check_len(Kind::Map, len, start)?;
+        if self.dict.is_some() {
+            return self.visit_explicit_map_dedup(start, len, visitor);
+        }
+        let hint = self.open(start, len)?;
+        let mut access = MapAccess {
+            de: self,
+            left: len,
+            hint,
+        };
+        let result = visitor.visit_map(&mut access);
+        let left = access.left;
+        self.close(start, hint, result, left)
+    }
+
+    /// An enum variant with content, written as a map of `len` entries
+    /// (which must be one): the variant name, then the content. In a
+    /// deduplicated document the map may become a shape like any other.
+    pub(super) fn visit_enum_map<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if len != 1 {
+            return Err(Error::new(
+                ErrorKind::Message(format!(
+                    "expected an enum variant, found a map of {len} entries"
+                )),
+                start,
+            ));
+        }
+        self.check_len(Kind::Map, len, start)?;
+        let header_size = self.read.offset() - start;
+        let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
+        let hint = self.open(start, 0)?;
+        let mut access = EnumAccess {
+            de: self,
+            shape: ShapeCandidate {
+                eligible: true,
+                size: header_size,
+            },
+            variant_key: None,
+        };
+        let result = visitor.visit_enum(&mut access);
+        let shape = access.shape;
+        let value = self.close(start, hint, result, 0)?;
+        if let Some(dict) = &mut self.dict {
+            dict.end_explicit_map(mark, shape.eligible, shape.size);
+        }
+        Ok(value)
+    }
+}
+
+/// The hint a collection gives its visitor: what it reserved from the
+/// budget, never more than the items left; none if it reserved nothing.
+#[inline]
+pub(super) fn size_hint(reserved: usize, left: usize) -> Option<usize> {
+    (reserved > 0).then(|| reserved.min(left))
+}
+
+struct SeqAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+    /// The size hint reserved from the deserializer's budget.
+    hint: usize,
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        size_hint(self.hint, self.left)
+    }
+}
+
+struct MapAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+    hint: usize,
+}
+
+impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, R> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        size_hint(self.hint, self.left)
+    }
+}
+
+/// An enum written as a one-entry map: the variant name, then its content.
+pub(super) struct EnumAccess<'a, R> {
+    pub(super) de: &'a mut Deserializer<R>,
+    pub(super) shape: ShapeCandidate,
+    /// The name, when it came from a shape rather than the input.
+    pub(super) variant_key: Option<Span>,
+}
+
+impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let start = self.de.read.offset();
+        let value = match self.variant_key {
+            Some(kept) => key_from_kept(&self.de.read, start, start, kept, seed)?,
+            None if self.de.dict.is_some() => self.de.dedup_key(&mut self.shape, seed)?,
+            None => seed.deserialize(&mut *self.de)?,
+        };
+        Ok((value, self))
+    }
+}
+
+impl<'de, R: Read<'de>> de::VariantAccess<'de> for &mut EnumAccess<'_, R> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    }
+}
