@@ -152,10 +152,11 @@ impl SeqFrame {
 }
 
 fn count_error(kind: Kind, declared: usize, written: usize) -> Error {
-    Error::without_offset(ErrorKind::Message(format!(
-        "a {} declared {declared} items but {written} were serialized",
-        kind.noun()
-    )))
+    Error::without_offset(ErrorKind::LengthMismatch {
+        kind,
+        declared,
+        written,
+    })
 }
 
 impl Encoder {

@@ -72,7 +72,7 @@ use serde::ser::Serialize;
 #[doc(inline)]
 pub use de::Deserializer;
 #[doc(inline)]
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Category, Error, ErrorKind, Result};
 pub use options::{
     DEFAULT_MAX_ALLOC, DEFAULT_MAX_DEDUP_SHAPES, DEFAULT_MAX_DEDUP_STRINGS, DEFAULT_MAX_DEPTH,
     Options,

@@ -62,12 +62,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         if len != 1 {
-            return Err(Error::new(
-                ErrorKind::Message(format!(
-                    "expected an enum variant, found a map of {len} entries"
-                )),
-                start,
-            ));
+            return Err(Error::new(ErrorKind::EnumMapLength(len), start));
         }
         self.check_len(Kind::Map, len, start)?;
         let header_size = self.read.offset() - start;
@@ -194,5 +189,57 @@ impl<'de, R: Read<'de>> de::VariantAccess<'de> for &mut EnumAccess<'_, R> {
         visitor: V,
     ) -> Result<V::Value> {
         de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    use crate::error::{Category, ErrorKind};
+    use crate::wire;
+
+    #[derive(Deserialize, Debug)]
+    enum Shape {
+        Point,
+        Circle(#[allow(dead_code)] u8),
+    }
+
+    #[test]
+    fn an_enum_map_of_other_than_one_entry_is_a_typed_error() {
+        let two = crate::to_vec(
+            &[("Circle", 1), ("Point", 2)]
+                .into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        )
+        .unwrap();
+        let e = crate::from_slice::<Shape>(&two).unwrap_err();
+        assert_eq!(*e.kind(), ErrorKind::EnumMapLength(2));
+        assert_eq!((e.offset(), e.classify()), (Some(0), Category::Data));
+        let e = crate::from_slice::<Shape>(&[wire::FIXMAP]).unwrap_err();
+        assert_eq!(*e.kind(), ErrorKind::EnumMapLength(0));
+    }
+
+    #[test]
+    fn a_value_that_is_neither_string_nor_map_is_not_an_enum() {
+        let e = crate::from_slice::<Shape>(&[0, wire::TRUE]).unwrap_err();
+        assert_eq!(*e.kind(), ErrorKind::NotAnEnum(0));
+        let e = crate::from_slice::<Vec<Shape>>(&[
+            wire::FIXARRAY | 2,
+            wire::FIXSTR | 5,
+            b'P',
+            b'o',
+            b'i',
+            b'n',
+            b't',
+            wire::TRUE,
+        ])
+        .unwrap_err();
+        assert_eq!(*e.kind(), ErrorKind::NotAnEnum(wire::TRUE));
+        assert_eq!(e.offset(), Some(7));
+        assert!(matches!(
+            crate::from_slice::<Shape>(b"\x85Point"),
+            Ok(Shape::Point)
+        ));
     }
 }

@@ -179,12 +179,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let (first, count) = self.shape_ref(start, tag)?;
         if count != 1 {
-            return Err(Error::new(
-                ErrorKind::Message(format!(
-                    "expected an enum variant, found a map of {count} entries"
-                )),
-                start,
-            ));
+            return Err(Error::new(ErrorKind::EnumMapLength(count.into()), start));
         }
         let variant_key = self.dict.as_ref().map(|d| d.shape_key(first));
         let hint = self.open(start, 0)?;

@@ -397,11 +397,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.visit_enum_map(start, len, visitor)
             }
             wire::SHAPE_REF1..=wire::SHAPE_REF2 => self.visit_enum_shape(start, tag, visitor),
-            _ => {
-                let found =
-                    ErrorKind::Message(format!("expected an enum variant, found tag {tag:#04x}"));
-                Err(Error::new(found, start))
-            }
+            _ => Err(Error::new(ErrorKind::NotAnEnum(tag), start)),
         }
     }
 
