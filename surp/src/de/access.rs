@@ -5,7 +5,8 @@
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::dedup::{ShapeCandidate, key_from_kept};
+use super::dedup::key_from_kept;
+use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{Read, Span};
 use crate::wire::Kind;
@@ -70,17 +71,14 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let hint = self.open(start, 0)?;
         let mut access = EnumAccess {
             de: self,
-            shape: ShapeCandidate {
-                eligible: true,
-                size: header_size,
-            },
+            shape: ShapeCandidate::new(len, header_size),
             variant_key: None,
         };
         let result = visitor.visit_enum(&mut access);
         let shape = access.shape;
         let value = self.close(start, hint, result, 0)?;
         if let Some(dict) = &mut self.dict {
-            dict.end_explicit_map(mark, shape.eligible, shape.size);
+            dict.end_explicit_map(mark, &shape);
         }
         Ok(value)
     }

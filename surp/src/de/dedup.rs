@@ -11,6 +11,7 @@ use serde::de::{self, DeserializeSeed, Visitor};
 use super::Deserializer;
 use super::access::{EnumAccess, size_hint};
 use super::utf8::utf8;
+use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{Read, Reference, Span};
 use crate::wire::{self, Kind};
@@ -101,16 +102,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             de: self,
             left: len,
             hint,
-            shape: ShapeCandidate {
-                eligible: len <= wire::MAX_SHAPE_KEYS,
-                size: header_size,
-            },
+            shape: ShapeCandidate::new(len as u64, header_size),
         };
         let result = visitor.visit_map(&mut access);
         let (left, shape) = (access.left, access.shape);
         let value = self.close(start, hint, result, left)?;
         if let Some(dict) = &mut self.dict {
-            dict.end_explicit_map(mark, shape.eligible, shape.size);
+            dict.end_explicit_map(mark, &shape);
         }
         Ok(value)
     }
@@ -135,12 +133,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 (self.str_ref(start, tag)?, start)
             }
             _ => {
-                shape.eligible = false;
+                shape.other_key();
                 return seed.deserialize(&mut *self);
             }
         };
-        shape.size += self.read.offset() - start;
-        if shape.eligible
+        if shape.string_key(self.read.offset() - start)
             && let Some(dict) = &mut self.dict
         {
             dict.push_pending_key(kept);
@@ -185,10 +182,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let hint = self.open(start, 0)?;
         let mut access = EnumAccess {
             de: self,
-            shape: ShapeCandidate {
-                eligible: false,
-                size: 0,
-            },
+            shape: ShapeCandidate::never(),
             variant_key,
         };
         let result = visitor.visit_enum(&mut access);
@@ -229,15 +223,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.charge(key_bytes + 2 * count as usize, start)?;
         Ok((first, count))
     }
-}
-
-/// What is known so far about whether an explicit map becomes a shape.
-#[derive(Clone, Copy)]
-pub(super) struct ShapeCandidate {
-    /// Every key so far was a string, and the map is small enough.
-    pub(super) eligible: bool,
-    /// Bytes of the map's header and keys so far.
-    pub(super) size: usize,
 }
 
 struct DedupMapAccess<'a, R> {

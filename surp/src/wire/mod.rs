@@ -230,8 +230,6 @@ pub const fn shape_ref_size(index: usize) -> usize {
 pub const MAX_STRING_SLOTS: usize = 1 << 24;
 /// Most shapes a deduplicated document can address (2-byte index).
 pub const MAX_SHAPES: usize = 1 << 16;
-/// Most keys in a map that can become a shape.
-pub const MAX_SHAPE_KEYS: usize = 64;
 
 /// Kinds of length-prefixed items: the container or payload a header opens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
