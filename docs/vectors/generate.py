@@ -62,6 +62,10 @@ def some(v):
     return {"some": v}
 
 
+def nest(wrap, depth, leaf):
+    return {"nest": {"wrap": wrap, "depth": depth, "leaf": leaf}}
+
+
 # --- an encoder written from the spec --------------------------------------
 
 
@@ -135,6 +139,17 @@ def enc_float(bits64):
     if b16 is None:
         return b"\xed" + b32.to_bytes(4, "little")
     return b"\xec" + b16.to_bytes(2, "little")
+
+
+def unnest(v):
+    """The nested value a `nest` notation stands for."""
+    (kind, x), = v.items()
+    if kind != "nest":
+        return v
+    inner = unnest(x["leaf"])
+    for _ in range(x["depth"]):
+        inner = {"array": array(inner), "map": mapping((integer(0), inner)), "some": some(inner)}[x["wrap"]]
+    return inner
 
 
 def expand(x):
@@ -400,6 +415,13 @@ def dedup_vectors():
         "a shape registered inside a map serves later maps",
         array(mapping((string("abc"), mapping((string("abc"), integer(1))))), mapping((string("abc"), integer(2)))),
     )
+    add(
+        "a duplicate shape: later maps reference the lowest-numbered one",
+        array(
+            mapping((string("abc"), mapping((string("abc"), integer(1))))),
+            mapping((string("abc"), mapping((string("abc"), integer(2))))),
+        ),
+    )
     add("enum variants as one-entry maps", array(*[mapping((string("Fork"), integer(i))) for i in range(3)]))
     add(
         "maps with non-string keys are never shapes",
@@ -453,7 +475,25 @@ def invalid():
         case("forward string reference", "f2a2f30083616263", "UnknownStringRef", 2),
         case("nesting deeper than 128", "a1" * 129 + "00", "DepthLimitExceeded", 128),
         case("some markers deeper than 128", "eb" * 129 + "e8", "DepthLimitExceeded", 128),
+        case("maps deeper than 128", "b100" * 129 + "00", "DepthLimitExceeded", 256),
     ]
+
+
+def deep():
+    """Documents at the depth limit of section 4 (128). Their values are
+    written with `nest`, because JSON parsers limit nesting too."""
+    out = []
+
+    def add(name, value, decodes_as=None):
+        entry = {"name": name, "value": value, "hex": hexify(encode(unnest(value)))}
+        if decodes_as is not None:
+            entry["decodes_as"] = decodes_as
+        out.append(entry)
+
+    add("128 nested arrays around a scalar", nest("array", 128, integer(0)))
+    add("128 nested one-entry maps around a scalar", nest("map", 128, integer(0)))
+    add("128 some markers around null", nest("some", 128, null()), decodes_as=null())
+    return out
 
 
 def decode_only():
@@ -475,6 +515,21 @@ def decode_only():
         case("map with an 8-byte count", "d70100000000000000" + "00e9", mapping((integer(0), boolean(False)))),
         case("map with a 4-byte count", "d60100000000e9", mapping((integer(0), boolean(False)))),
         case("string with a 1-byte length", "c80161", string("a")),
+        # Deduplicated documents (section 7).
+        case("marker without references", "f2e8", null()),
+        case("marker, and a repeat written as a literal", "f2a2" + "83616263" * 2, array(string("abc"), string("abc"))),
+        case("string reference to slot 0 with a 2-byte index", "f2a283616263f40000", array(string("abc"), string("abc"))),
+        case("string reference to slot 0 with a 3-byte index", "f2a283616263f5000000", array(string("abc"), string("abc"))),
+        case(
+            "shape reference to shape 0 with a 2-byte index",
+            "f2a2b18361626301f7000002",
+            array(mapping((string("abc"), integer(1))), mapping((string("abc"), integer(2)))),
+        ),
+        case(
+            "a reference to the higher-numbered of two duplicate shapes",
+            "f2a2b183616263b1f30001f60102",
+            array(mapping((string("abc"), mapping((string("abc"), integer(1))))), mapping((string("abc"), integer(2)))),
+        ),
     ]
 
 
@@ -487,6 +542,7 @@ def main():
         "vectors": vectors(),
         "decode_only": decode_only(),
         "dedup": dedup_vectors(),
+        "deep": deep(),
         "invalid": invalid(),
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v1.json")
@@ -494,7 +550,7 @@ def main():
     lines = ["{"]
     for key in ("format", "version", "spec", "notation"):
         lines.append("%s: %s," % (json.dumps(key), json.dumps(doc[key])))
-    keys = ("vectors", "decode_only", "dedup", "invalid")
+    keys = ("vectors", "decode_only", "dedup", "deep", "invalid")
     for i, key in enumerate(keys):
         items = [json.dumps(item, ensure_ascii=False) for item in doc[key]]
         lines.append("%s: [" % json.dumps(key))
