@@ -47,6 +47,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             de: self,
             left: len,
             hint,
+            keys: AnyKeys,
         };
         let result = visitor.visit_map(&mut access);
         let left = access.left;
@@ -87,7 +88,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 /// The hint a collection gives its visitor: what it reserved from the
 /// budget, never more than the items left; none if it reserved nothing.
 #[inline]
-pub(super) fn size_hint(reserved: usize, left: usize) -> Option<usize> {
+fn size_hint(reserved: usize, left: usize) -> Option<usize> {
     (reserved > 0).then(|| reserved.min(left))
 }
 
@@ -115,22 +116,51 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
     }
 }
 
-struct MapAccess<'a, R> {
-    de: &'a mut Deserializer<R>,
-    left: usize,
-    hint: usize,
+/// How a map's keys are read: as any value ([`AnyKeys`]), recorded for a
+/// possible shape (a deduplicated document's explicit map), or taken from
+/// a shape (a shape reference). The values are read the same way by all.
+pub(super) trait Keys {
+    /// Reads the next key with `seed`.
+    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+        &mut self,
+        de: &mut Deserializer<R>,
+        seed: S,
+    ) -> Result<S::Value>;
 }
 
-impl<'de, R: Read<'de>> de::MapAccess<'de> for MapAccess<'_, R> {
+/// Keys of a plain document's map: any value.
+pub(super) struct AnyKeys;
+
+impl Keys for AnyKeys {
+    #[inline]
+    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+        &mut self,
+        de: &mut Deserializer<R>,
+        seed: S,
+    ) -> Result<S::Value> {
+        seed.deserialize(de)
+    }
+}
+
+/// A map of `left` more entries, whose keys are read by `K`.
+pub(super) struct MapAccess<'a, R, K> {
+    pub(super) de: &'a mut Deserializer<R>,
+    pub(super) left: usize,
+    /// The size hint reserved from the deserializer's budget.
+    pub(super) hint: usize,
+    pub(super) keys: K,
+}
+
+impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for MapAccess<'_, R, K> {
     type Error = Error;
 
     #[inline]
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
+    fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
         if self.left == 0 {
             return Ok(None);
         }
         self.left -= 1;
-        seed.deserialize(&mut *self.de).map(Some)
+        self.keys.read_key(self.de, seed).map(Some)
     }
 
     #[inline]

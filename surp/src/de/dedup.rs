@@ -6,10 +6,10 @@
 //! they hold to serde. None of it runs for a plain document.
 
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
-use serde::de::{self, DeserializeSeed, Visitor};
+use serde::de::{DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::access::{EnumAccess, size_hint};
+use super::access::{EnumAccess, Keys, MapAccess};
 use super::utf8::utf8;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
@@ -98,14 +98,14 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let header_size = self.read.offset() - start;
         let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
         let hint = self.open(start, len)?;
-        let mut access = DedupMapAccess {
+        let mut access = MapAccess {
             de: self,
             left: len,
             hint,
-            shape: ShapeCandidate::new(len as u64, header_size),
+            keys: ShapeCandidate::new(len as u64, header_size),
         };
         let result = visitor.visit_map(&mut access);
-        let (left, shape) = (access.left, access.shape);
+        let (left, shape) = (access.left, access.keys);
         let value = self.close(start, hint, result, left)?;
         if let Some(dict) = &mut self.dict {
             dict.end_explicit_map(mark, &shape);
@@ -154,15 +154,14 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let (first, count) = self.shape_ref(start, tag)?;
         let hint = self.open(start, count as usize)?;
-        let mut access = ShapeMapAccess {
+        let mut access = MapAccess {
             de: self,
+            left: count as usize,
             hint,
-            next: first,
-            end: first + count,
-            start,
+            keys: ShapeKeys { next: first, start },
         };
         let result = visitor.visit_map(&mut access);
-        let left = (access.end - access.next) as usize;
+        let left = access.left;
         self.close(start, hint, result, left)
     }
 
@@ -225,66 +224,39 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 }
 
-struct DedupMapAccess<'a, R> {
-    de: &'a mut Deserializer<R>,
-    left: usize,
-    hint: usize,
-    shape: ShapeCandidate,
-}
-
-impl<'de, R: Read<'de>> de::MapAccess<'de> for DedupMapAccess<'_, R> {
-    type Error = Error;
-
+/// Keys of an explicit map in a deduplicated document: each one read from
+/// the input and recorded, so that the map may become a shape.
+impl Keys for ShapeCandidate {
     #[inline]
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        self.de.dedup_key(&mut self.shape, seed).map(Some)
-    }
-
-    #[inline]
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        seed.deserialize(&mut *self.de)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        size_hint(self.hint, self.left)
+    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+        &mut self,
+        de: &mut Deserializer<R>,
+        seed: S,
+    ) -> Result<S::Value> {
+        de.dedup_key(self, seed)
     }
 }
 
-struct ShapeMapAccess<'a, R> {
-    de: &'a mut Deserializer<R>,
-    hint: usize,
+/// Keys of a map written as a shape reference: taken from the shape table,
+/// in order, from key `next` on; `start` is the reference's offset.
+struct ShapeKeys {
     next: u32,
-    end: u32,
     start: usize,
 }
 
-impl<'de, R: Read<'de>> de::MapAccess<'de> for ShapeMapAccess<'_, R> {
-    type Error = Error;
-
+impl Keys for ShapeKeys {
     #[inline]
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>> {
-        if self.next == self.end {
-            return Ok(None);
-        }
-        let Some(dict) = &self.de.dict else {
+    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+        &mut self,
+        de: &mut Deserializer<R>,
+        seed: S,
+    ) -> Result<S::Value> {
+        let Some(dict) = &de.dict else {
             unreachable!("shape references need a dictionary")
         };
         let kept = dict.shape_key(self.next);
         self.next += 1;
-        key_from_kept(&self.de.read, self.start, self.start, kept, seed).map(Some)
-    }
-
-    #[inline]
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        seed.deserialize(&mut *self.de)
-    }
-
-    fn size_hint(&self) -> Option<usize> {
-        size_hint(self.hint, (self.end - self.next) as usize)
+        key_from_kept(&de.read, self.start, self.start, kept, seed)
     }
 }
 

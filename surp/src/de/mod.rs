@@ -231,35 +231,44 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         }
     }
 
-    /// Validates a declared length against the limits and the input, and
-    /// charges it to the allocation budget.
+    /// Validates the declared count of an array or map against the limits
+    /// and the input, and charges it to the allocation budget.
     #[inline]
     fn check_len(&mut self, kind: Kind, len: u64, start: usize) -> Result<usize> {
         // Every item takes at least one byte; a map entry at least two.
         let per_item = if kind == Kind::Map { 2 } else { 1 };
+        self.declared_len(kind, len, start, per_item, true)
+    }
+
+    /// The checks on every declared length, in order: the `max_len` limit;
+    /// with `in_input`, that a slice has at least `per_item` bytes left per
+    /// item; that it fits in memory; and, when literals are charged, the
+    /// allocation budget for `per_item` bytes an item.
+    #[inline(always)]
+    fn declared_len(
+        &mut self,
+        kind: Kind,
+        len: u64,
+        start: usize,
+        per_item: usize,
+        in_input: bool,
+    ) -> Result<usize> {
         if len > self.opts.max_len as u64 {
+            let limit = self.opts.max_len;
             return Err(Error::new(
-                ErrorKind::LengthLimitExceeded {
-                    kind,
-                    len,
-                    limit: self.opts.max_len,
-                },
+                ErrorKind::LengthLimitExceeded { kind, len, limit },
                 start,
             ));
         }
-        if let Some(rem) = self.read.remaining()
+        let exceeds_input = || Error::new(ErrorKind::LengthExceedsInput { kind, len }, start);
+        if in_input
+            && let Some(rem) = self.read.remaining()
             && len > (rem / per_item) as u64
         {
-            return Err(Error::new(
-                ErrorKind::LengthExceedsInput { kind, len },
-                start,
-            ));
+            return Err(exceeds_input());
         }
         let Ok(n) = usize::try_from(len) else {
-            return Err(Error::new(
-                ErrorKind::LengthExceedsInput { kind, len },
-                start,
-            ));
+            return Err(exceeds_input());
         };
         if self.charge_literals {
             self.charge(n.saturating_mul(per_item), start)?;
@@ -307,25 +316,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.literal_len_checked(kind, len, start)
     }
 
+    /// The checks of a string or byte string length that is not small
+    /// enough to skip them; the input is checked when the bytes are taken.
     #[cold]
     fn literal_len_checked(&mut self, kind: Kind, len: u64, start: usize) -> Result<usize> {
-        if len > self.opts.max_len as u64 {
-            let limit = self.opts.max_len;
-            return Err(Error::new(
-                ErrorKind::LengthLimitExceeded { kind, len, limit },
-                start,
-            ));
-        }
-        let Ok(n) = usize::try_from(len) else {
-            return Err(Error::new(
-                ErrorKind::LengthExceedsInput { kind, len },
-                start,
-            ));
-        };
-        if self.charge_literals {
-            self.charge(n, start)?;
-        }
-        Ok(n)
+        self.declared_len(kind, len, start, 1, false)
     }
 
     /// Why a payload could not be taken: a slice knows the declared length
