@@ -62,6 +62,10 @@ def some(v):
     return {"some": v}
 
 
+def numbers(count, width):
+    return {"numbers": {"count": count, "width": width}}
+
+
 def nest(wrap, depth, leaf):
     return {"nest": {"wrap": wrap, "depth": depth, "leaf": leaf}}
 
@@ -141,6 +145,12 @@ def enc_float(bits64):
     return b"\xec" + b16.to_bytes(2, "little")
 
 
+def unnumber(v):
+    """The array a `numbers` notation stands for."""
+    x = v["numbers"]
+    return array(*[string("%0*d" % (x["width"], i)) for i in range(x["count"])])
+
+
 def unnest(v):
     """The nested value a `nest` notation stands for."""
     (kind, x), = v.items()
@@ -184,6 +194,8 @@ def encode(v):
     if kind == "map":
         pairs = expand(x) if isinstance(x, dict) else x
         return length_header(0xB0, 15, 0xD4, len(pairs)) + b"".join(encode(k) + encode(v) for k, v in pairs)
+    if kind == "numbers":
+        return encode(unnumber(v))
     if kind == "some":
         inner = encode(x)
         return b"\xeb" + inner if inner[:1] in (b"\xe8", b"\xeb") else inner
@@ -249,6 +261,8 @@ class Dedup:
                 self.value(item)
         elif kind == "map":
             self.map(expand(x) if isinstance(x, dict) else x)
+        elif kind == "numbers":
+            self.value(unnumber(v))
         else:
             self.out += encode(v)
 
@@ -440,6 +454,29 @@ def dedup_vectors():
     return out
 
 
+def fnv1a64(b):
+    h = 0xCBF29CE484222325
+    for byte in b:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
+
+
+def dedup_large():
+    """Deduplicated documents too large to store: their length, an FNV-1a
+    hash of their bytes, and their last bytes."""
+    out = []
+
+    def add(name, value):
+        doc = Dedup().encode(value)
+        out.append({"name": name, "value": value, "len": len(doc), "fnv1a64": fnv1a64(doc), "tail": doc[-16:].hex()})
+
+    add(
+        "slot 65536 and beyond take three-byte references",
+        array(numbers(65537, 5), string("65536"), string("00256"), string("00000")),
+    )
+    return out
+
+
 def invalid():
     def case(name, hexstr, error, offset):
         return {"name": name, "hex": hexstr, "error": error, "offset": offset}
@@ -543,6 +580,7 @@ def main():
         "decode_only": decode_only(),
         "dedup": dedup_vectors(),
         "deep": deep(),
+        "dedup_large": dedup_large(),
         "invalid": invalid(),
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v1.json")
@@ -550,7 +588,7 @@ def main():
     lines = ["{"]
     for key in ("format", "version", "spec", "notation"):
         lines.append("%s: %s," % (json.dumps(key), json.dumps(doc[key])))
-    keys = ("vectors", "decode_only", "dedup", "deep", "invalid")
+    keys = ("vectors", "decode_only", "dedup", "deep", "dedup_large", "invalid")
     for i, key in enumerate(keys):
         items = [json.dumps(item, ensure_ascii=False) for item in doc[key]]
         lines.append("%s: [" % json.dumps(key))

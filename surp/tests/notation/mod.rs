@@ -66,6 +66,15 @@ pub fn parse(v: &Json) -> Notation {
             })
         }
         "some" => Notation::Some(Box::new(parse(x))),
+        "numbers" => {
+            let width = x["width"].as_u64().unwrap() as usize;
+            let count = x["count"].as_u64().unwrap();
+            Notation::Array(
+                (0..count)
+                    .map(|i| Notation::Str(format!("{i:0width$}")))
+                    .collect(),
+            )
+        }
         "nest" => {
             let depth = x["depth"].as_u64().unwrap();
             (0..depth).fold(parse(&x["leaf"]), |inner, _| match x["wrap"].as_str() {
