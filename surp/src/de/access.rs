@@ -42,16 +42,31 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         if self.dict.is_some() {
             return self.visit_explicit_map_dedup(start, len, visitor);
         }
+        self.visit_entries(start, len, AnyKeys, visitor)
+            .map(|(value, _)| value)
+    }
+
+    /// Visits a map of `len` entries whose keys `keys` reads, between
+    /// `open` and `close`; gives `keys` back with what it learned.
+    #[inline]
+    pub(super) fn visit_entries<V: Visitor<'de>, K: Keys>(
+        &mut self,
+        start: usize,
+        len: usize,
+        keys: K,
+        visitor: V,
+    ) -> Result<(V::Value, K)> {
         let hint = self.open(start, len)?;
         let mut access = MapAccess {
             de: self,
             left: len,
             hint,
-            keys: AnyKeys,
+            keys,
         };
         let result = visitor.visit_map(&mut access);
-        let left = access.left;
-        self.close(start, hint, result, left)
+        let (left, keys) = (access.left, access.keys);
+        let value = self.close(start, hint, result, left)?;
+        Ok((value, keys))
     }
 
     /// An enum variant with content, written as a map of `len` entries
@@ -143,12 +158,12 @@ impl Keys for AnyKeys {
 }
 
 /// A map of `left` more entries, whose keys are read by `K`.
-pub(super) struct MapAccess<'a, R, K> {
-    pub(super) de: &'a mut Deserializer<R>,
-    pub(super) left: usize,
+struct MapAccess<'a, R, K> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
     /// The size hint reserved from the deserializer's budget.
-    pub(super) hint: usize,
-    pub(super) keys: K,
+    hint: usize,
+    keys: K,
 }
 
 impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for MapAccess<'_, R, K> {

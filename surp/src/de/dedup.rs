@@ -9,7 +9,7 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::access::{EnumAccess, Keys, MapAccess};
+use super::access::{EnumAccess, Keys};
 use super::utf8::utf8;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
@@ -97,16 +97,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let header_size = self.read.offset() - start;
         let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
-        let hint = self.open(start, len)?;
-        let mut access = MapAccess {
-            de: self,
-            left: len,
-            hint,
-            keys: ShapeCandidate::new(len as u64, header_size),
-        };
-        let result = visitor.visit_map(&mut access);
-        let (left, shape) = (access.left, access.keys);
-        let value = self.close(start, hint, result, left)?;
+        let keys = ShapeCandidate::new(len as u64, header_size);
+        let (value, shape) = self.visit_entries(start, len, keys, visitor)?;
         if let Some(dict) = &mut self.dict {
             dict.end_explicit_map(mark, &shape);
         }
@@ -153,16 +145,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         let (first, count) = self.shape_ref(start, tag)?;
-        let hint = self.open(start, count as usize)?;
-        let mut access = MapAccess {
-            de: self,
-            left: count as usize,
-            hint,
-            keys: ShapeKeys { next: first, start },
-        };
-        let result = visitor.visit_map(&mut access);
-        let left = access.left;
-        self.close(start, hint, result, left)
+        let keys = ShapeKeys { next: first, start };
+        self.visit_entries(start, count as usize, keys, visitor)
+            .map(|(value, _)| value)
     }
 
     /// An enum variant with content, written as a shape reference: the
