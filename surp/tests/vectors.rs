@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
-use surp::{ErrorKind, Value};
+use surp::{Category, ErrorKind, Value};
 
 mod notation;
 
@@ -226,6 +226,7 @@ fn every_proper_prefix_of_every_vector_is_an_error() {
                         ),
                         "{name}, {end} bytes: {err}"
                     );
+                    assert_eq!(err.classify(), Category::Eof, "{name}, {end} bytes");
                     assert!(
                         err.offset().is_some_and(|o| o <= end),
                         "{name}, {end} bytes: {err}"
