@@ -36,22 +36,19 @@ pub const MAX_SHAPE_KEYS: usize = 64;
 /// ([`wire::MAX_STRING_SLOTS`]).
 #[inline]
 pub const fn string_table_limit(configured: usize) -> usize {
-    if configured < wire::MAX_STRING_SLOTS {
-        configured
-    } else {
-        wire::MAX_STRING_SLOTS
-    }
+    at_most(configured, wire::MAX_STRING_SLOTS)
 }
 
 /// The shape table size a decoder or encoder configured with `configured`
 /// shapes uses: no more than a reference can address ([`wire::MAX_SHAPES`]).
 #[inline]
 pub const fn shape_table_limit(configured: usize) -> usize {
-    if configured < wire::MAX_SHAPES {
-        configured
-    } else {
-        wire::MAX_SHAPES
-    }
+    at_most(configured, wire::MAX_SHAPES)
+}
+
+/// `usize::min`, usable in constants.
+const fn at_most(n: usize, max: usize) -> usize {
+    if n < max { n } else { max }
 }
 
 /// Does a string literal of `len` bytes take slot `next` of a table
