@@ -62,6 +62,14 @@ def some(v):
     return {"some": v}
 
 
+def numbers(count, width):
+    return {"numbers": {"count": count, "width": width}}
+
+
+def nest(wrap, depth, leaf):
+    return {"nest": {"wrap": wrap, "depth": depth, "leaf": leaf}}
+
+
 # --- an encoder written from the spec --------------------------------------
 
 
@@ -137,6 +145,23 @@ def enc_float(bits64):
     return b"\xec" + b16.to_bytes(2, "little")
 
 
+def unnumber(v):
+    """The array a `numbers` notation stands for."""
+    x = v["numbers"]
+    return array(*[string("%0*d" % (x["width"], i)) for i in range(x["count"])])
+
+
+def unnest(v):
+    """The nested value a `nest` notation stands for."""
+    (kind, x), = v.items()
+    if kind != "nest":
+        return v
+    inner = unnest(x["leaf"])
+    for _ in range(x["depth"]):
+        inner = {"array": array(inner), "map": mapping((integer(0), inner)), "some": some(inner)}[x["wrap"]]
+    return inner
+
+
 def expand(x):
     """A payload given literally or as {"repeat", "count"}: a string, hex, or
     one item (array) or pair (map) repeated."""
@@ -169,6 +194,8 @@ def encode(v):
     if kind == "map":
         pairs = expand(x) if isinstance(x, dict) else x
         return length_header(0xB0, 15, 0xD4, len(pairs)) + b"".join(encode(k) + encode(v) for k, v in pairs)
+    if kind == "numbers":
+        return encode(unnumber(v))
     if kind == "some":
         inner = encode(x)
         return b"\xeb" + inner if inner[:1] in (b"\xe8", b"\xeb") else inner
@@ -234,6 +261,8 @@ class Dedup:
                 self.value(item)
         elif kind == "map":
             self.map(expand(x) if isinstance(x, dict) else x)
+        elif kind == "numbers":
+            self.value(unnumber(v))
         else:
             self.out += encode(v)
 
@@ -400,6 +429,13 @@ def dedup_vectors():
         "a shape registered inside a map serves later maps",
         array(mapping((string("abc"), mapping((string("abc"), integer(1))))), mapping((string("abc"), integer(2)))),
     )
+    add(
+        "a duplicate shape: later maps reference the lowest-numbered one",
+        array(
+            mapping((string("abc"), mapping((string("abc"), integer(1))))),
+            mapping((string("abc"), mapping((string("abc"), integer(2))))),
+        ),
+    )
     add("enum variants as one-entry maps", array(*[mapping((string("Fork"), integer(i))) for i in range(3)]))
     add(
         "maps with non-string keys are never shapes",
@@ -415,6 +451,29 @@ def dedup_vectors():
     add("slot 256 and beyond take two-byte references", array(*(words + [string("w299"), string("w000")])))
     maps = [mapping((string("k%03d" % i), integer(0))) for i in range(260)]
     add("shape 256 and beyond take two-byte references", array(*(maps + [mapping((string("k259"), integer(1)))])))
+    return out
+
+
+def fnv1a64(b):
+    h = 0xCBF29CE484222325
+    for byte in b:
+        h = ((h ^ byte) * 0x100000001B3) & 0xFFFFFFFFFFFFFFFF
+    return "%016x" % h
+
+
+def dedup_large():
+    """Deduplicated documents too large to store: their length, an FNV-1a
+    hash of their bytes, and their last bytes."""
+    out = []
+
+    def add(name, value):
+        doc = Dedup().encode(value)
+        out.append({"name": name, "value": value, "len": len(doc), "fnv1a64": fnv1a64(doc), "tail": doc[-16:].hex()})
+
+    add(
+        "slot 65536 and beyond take three-byte references",
+        array(numbers(65537, 5), string("65536"), string("00256"), string("00000")),
+    )
     return out
 
 
@@ -453,7 +512,25 @@ def invalid():
         case("forward string reference", "f2a2f30083616263", "UnknownStringRef", 2),
         case("nesting deeper than 128", "a1" * 129 + "00", "DepthLimitExceeded", 128),
         case("some markers deeper than 128", "eb" * 129 + "e8", "DepthLimitExceeded", 128),
+        case("maps deeper than 128", "b100" * 129 + "00", "DepthLimitExceeded", 256),
     ]
+
+
+def deep():
+    """Documents at the depth limit of section 4 (128). Their values are
+    written with `nest`, because JSON parsers limit nesting too."""
+    out = []
+
+    def add(name, value, decodes_as=None):
+        entry = {"name": name, "value": value, "hex": hexify(encode(unnest(value)))}
+        if decodes_as is not None:
+            entry["decodes_as"] = decodes_as
+        out.append(entry)
+
+    add("128 nested arrays around a scalar", nest("array", 128, integer(0)))
+    add("128 nested one-entry maps around a scalar", nest("map", 128, integer(0)))
+    add("128 some markers around null", nest("some", 128, null()), decodes_as=null())
+    return out
 
 
 def decode_only():
@@ -475,6 +552,21 @@ def decode_only():
         case("map with an 8-byte count", "d70100000000000000" + "00e9", mapping((integer(0), boolean(False)))),
         case("map with a 4-byte count", "d60100000000e9", mapping((integer(0), boolean(False)))),
         case("string with a 1-byte length", "c80161", string("a")),
+        # Deduplicated documents (section 7).
+        case("marker without references", "f2e8", null()),
+        case("marker, and a repeat written as a literal", "f2a2" + "83616263" * 2, array(string("abc"), string("abc"))),
+        case("string reference to slot 0 with a 2-byte index", "f2a283616263f40000", array(string("abc"), string("abc"))),
+        case("string reference to slot 0 with a 3-byte index", "f2a283616263f5000000", array(string("abc"), string("abc"))),
+        case(
+            "shape reference to shape 0 with a 2-byte index",
+            "f2a2b18361626301f7000002",
+            array(mapping((string("abc"), integer(1))), mapping((string("abc"), integer(2)))),
+        ),
+        case(
+            "a reference to the higher-numbered of two duplicate shapes",
+            "f2a2b183616263b1f30001f60102",
+            array(mapping((string("abc"), mapping((string("abc"), integer(1))))), mapping((string("abc"), integer(2)))),
+        ),
     ]
 
 
@@ -487,6 +579,8 @@ def main():
         "vectors": vectors(),
         "decode_only": decode_only(),
         "dedup": dedup_vectors(),
+        "deep": deep(),
+        "dedup_large": dedup_large(),
         "invalid": invalid(),
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v1.json")
@@ -494,7 +588,7 @@ def main():
     lines = ["{"]
     for key in ("format", "version", "spec", "notation"):
         lines.append("%s: %s," % (json.dumps(key), json.dumps(doc[key])))
-    keys = ("vectors", "decode_only", "dedup", "invalid")
+    keys = ("vectors", "decode_only", "dedup", "deep", "dedup_large", "invalid")
     for i, key in enumerate(keys):
         items = [json.dumps(item, ensure_ascii=False) for item in doc[key]]
         lines.append("%s: [" % json.dumps(key))

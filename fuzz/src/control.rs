@@ -4,7 +4,7 @@
 //! |---|---|
 //! | 0–2 | a [`Limits`] preset: the defaults or one tight limit |
 //! | 3–4 | the input path: slice, reader, or a reader giving one byte per call |
-//! | 5 | put a deduplication marker (`0xf2`) in front of the document |
+//! | 5 | put a deduplication marker (`surp::wire::DEDUP_MARKER`) in front of the document |
 //!
 //! The seed files (`examples/write_seeds.rs`) start with [`Control::SEED`]:
 //! default limits, a slice, no marker added.

@@ -1,30 +1,18 @@
 //! The string and shape tables of a deduplicated document, rebuilt while it
 //! is walked, so `inspect` can say what a reference stands for.
 //!
-//! `surp::wire` decodes single headers but keeps its own tables private to
-//! the deserializer, so this module follows `docs/spec.md` sections 7.1 and
-//! 7.2 to the letter: a string literal of `len` bytes takes slot `s` when
-//! `len >= refsize(s)` and the table is below its limit; an explicit map
-//! becomes shape `t` when it ends with 1 to 64 keys, all strings, whose header
-//! and keys as written take more bytes than a reference to shape `t`. The
-//! limits are the ones the `surp` decoder uses by default, so a document this
-//! walker accepts is one `surp::from_slice` accepts.
+//! The `surp` decoder keeps its tables private, so this module keeps its
+//! own, filled by the same rules (`surp::dedup`) with the limits the `surp`
+//! decoder uses by default, so a document this walker accepts is one
+//! `surp::from_slice` accepts.
 
-use surp::wire;
+use surp::dedup::{self, ShapeCandidate};
 
 /// Most slots the string table takes: what `surp` decodes by default.
-const STRING_LIMIT: usize = if surp::DEFAULT_MAX_DEDUP_STRINGS < wire::MAX_STRING_SLOTS {
-    surp::DEFAULT_MAX_DEDUP_STRINGS
-} else {
-    wire::MAX_STRING_SLOTS
-};
+const STRING_LIMIT: usize = dedup::string_table_limit(surp::DEFAULT_MAX_DEDUP_STRINGS);
 
 /// Most shapes the shape table takes: what `surp` decodes by default.
-const SHAPE_LIMIT: usize = if surp::DEFAULT_MAX_DEDUP_SHAPES < wire::MAX_SHAPES {
-    surp::DEFAULT_MAX_DEDUP_SHAPES
-} else {
-    wire::MAX_SHAPES
-};
+const SHAPE_LIMIT: usize = dedup::shape_table_limit(surp::DEFAULT_MAX_DEDUP_SHAPES);
 
 /// One registered shape: where its keys are, and the map that defined it.
 #[derive(Clone, Copy, Debug)]
@@ -34,15 +22,13 @@ struct Shape {
     map_offset: usize,
 }
 
-/// What is known so far about whether an explicit map becomes a shape.
+/// An explicit map being walked, which may become a shape.
 #[derive(Clone, Copy, Debug)]
 pub struct Candidate {
     /// Where the map's keys start on the pending stack.
     mark: usize,
-    /// Every key so far was a string, and the count is within 1..=64.
-    eligible: bool,
-    /// Bytes of the map's header and its string keys as written.
-    size: usize,
+    /// What the rules know so far.
+    shape: ShapeCandidate,
     /// Offset of the map's header.
     offset: usize,
 }
@@ -61,7 +47,7 @@ impl<'a> Tables<'a> {
     /// Gives a string literal the next slot if it takes one.
     pub fn take_slot(&mut self, text: &'a str) -> Option<u32> {
         let next = self.strings.len();
-        if next < STRING_LIMIT && text.len() >= wire::str_ref_size(next) {
+        if dedup::takes_slot(text.len(), next, STRING_LIMIT) {
             self.strings.push(text);
             Some(next as u32)
         } else {
@@ -101,8 +87,7 @@ impl<'a> Tables<'a> {
     pub fn begin_map(&self, offset: usize, count: u64, header_size: usize) -> Candidate {
         Candidate {
             mark: self.pending.len(),
-            eligible: count <= wire::MAX_SHAPE_KEYS as u64,
-            size: header_size,
+            shape: ShapeCandidate::new(count, header_size),
             offset,
         }
     }
@@ -112,12 +97,11 @@ impl<'a> Tables<'a> {
     pub fn record_key(&mut self, map: &mut Candidate, key: Option<&'a str>, size: usize) {
         match key {
             Some(text) => {
-                map.size += size;
-                if map.eligible {
+                if map.shape.string_key(size) {
                     self.pending.push(text);
                 }
             }
-            None => map.eligible = false,
+            None => map.shape.other_key(),
         }
     }
 
@@ -125,8 +109,7 @@ impl<'a> Tables<'a> {
     pub fn end_map(&mut self, map: Candidate) -> Option<u32> {
         let next = self.shapes.len();
         let keys = self.pending.len().saturating_sub(map.mark);
-        let registered =
-            map.eligible && keys > 0 && next < SHAPE_LIMIT && map.size > wire::shape_ref_size(next);
+        let registered = map.shape.becomes_shape(next, SHAPE_LIMIT);
         if registered {
             let first_key = self.shape_keys.len();
             self.shape_keys.extend_from_slice(&self.pending[map.mark..]);

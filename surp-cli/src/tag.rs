@@ -1,37 +1,12 @@
 //! The names of tag bytes, as the tag table of `docs/spec.md` (section 2)
-//! gives them; `inspect` prints them.
+//! gives them; `inspect` prints them. The table itself is
+//! `surp::wire::Class`.
 
-use surp::wire;
+use surp::wire::Class;
 
 /// The spec's name for the tag byte `tag`.
 pub fn name(tag: u8) -> &'static str {
-    match tag {
-        0x00..=wire::FIXUINT_MAX => "fixuint",
-        wire::FIXSTR..=0x9f => "fixstr",
-        wire::FIXARRAY..=0xaf => "fixarray",
-        wire::FIXMAP..=0xbf => "fixmap",
-        wire::FIXBIN..=0xc7 => "fixbin",
-        wire::STR8..=0xcb => "str",
-        wire::BIN8..=0xcf => "bin",
-        wire::ARRAY8..=0xd3 => "array",
-        wire::MAP8..=0xd7 => "map",
-        wire::UINT1..=0xdf => "uint",
-        wire::NINT1..=0xe7 => "nint",
-        wire::NULL => "null",
-        wire::FALSE => "false",
-        wire::TRUE => "true",
-        wire::SOME => "some",
-        wire::F16 => "f16",
-        wire::F32 => "f32",
-        wire::F64 => "f64",
-        wire::WIDE_UINT => "wide uint",
-        wire::WIDE_NINT => "wide nint",
-        wire::RESERVED => "reserved",
-        wire::DEDUP_MARKER => "dedup marker",
-        wire::STR_REF1..=wire::STR_REF3 => "string reference",
-        wire::SHAPE_REF1 | wire::SHAPE_REF2 => "shape reference",
-        wire::FIXNINT_MIN..=0xff => "fixnint",
-    }
+    Class::of(tag).name()
 }
 
 #[cfg(test)]

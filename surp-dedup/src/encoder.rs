@@ -15,6 +15,7 @@
 //! so each is either in the table (written as a reference now) or can never
 //! take a slot (eligibility only gets stricter as the table grows).
 
+use surp::dedup;
 use surp::wire::{self, Kind};
 use surp::{Error, ErrorKind, Result};
 
@@ -152,10 +153,11 @@ impl SeqFrame {
 }
 
 fn count_error(kind: Kind, declared: usize, written: usize) -> Error {
-    Error::without_offset(ErrorKind::Message(format!(
-        "a {} declared {declared} items but {written} were serialized",
-        kind.noun()
-    )))
+    Error::without_offset(ErrorKind::LengthMismatch {
+        kind,
+        declared,
+        written,
+    })
 }
 
 impl Encoder {
@@ -254,7 +256,7 @@ impl Encoder {
         if let Some(n) = len
             && let Some(shape) = self.predictions.get(prediction_key(ctx, n))
             && self.shapes.key_count(shape) == n
-            && wire::shape_ref_size(shape as usize) < self.shapes.explicit_size(shape)
+            && dedup::reference_is_shorter(shape as usize, self.shapes.explicit_size(shape))
         {
             wire::write_shape_ref(&mut self.out, shape as usize)?;
             let mode = MapMode::Shaped {
@@ -482,7 +484,7 @@ impl Encoder {
         count: usize,
     ) -> Result<()> {
         let header = wire::header_size(Kind::Map, count);
-        if string_keys && (1..=wire::MAX_SHAPE_KEYS).contains(&count) {
+        if string_keys && dedup::may_become_shape(count) {
             let keys = &self.keys[keys_base..];
             let explicit = header + keys.iter().map(|k| k.end - k.start).sum::<usize>();
             let text = |i: usize| {
@@ -495,7 +497,7 @@ impl Encoder {
             {
                 self.predictions
                     .set(prediction_key(frame.ctx, count), shape);
-                if wire::shape_ref_size(shape as usize) < explicit {
+                if dedup::reference_is_shorter(shape as usize, explicit) {
                     self.wrote_reference = true;
                     return self.compact(frame, keys_base, count, shape);
                 }

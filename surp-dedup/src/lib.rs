@@ -45,6 +45,12 @@
 //! No dictionary is sent up front, and the decoder's tables hold positions
 //! in the input, not copies.
 //!
+//! This crate is only the encoder. The decoder is `surp` itself, and the
+//! rules that decide what enters the tables (which strings take a slot,
+//! which maps become shapes, which shape to reference, the table limits)
+//! are `surp::dedup`, which this encoder, the decoder and `surp inspect`
+//! all call.
+//!
 //! ## When to use it
 //!
 //! When documents repeat themselves: arrays of records, API payloads,

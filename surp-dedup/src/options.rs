@@ -4,7 +4,7 @@ use std::io;
 
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
-use surp::wire;
+use surp::{dedup, wire};
 
 use crate::encoder::Encoder;
 use crate::ser::Serializer;
@@ -54,13 +54,13 @@ impl Options {
 
     /// The most strings the string table holds (at most 2^24).
     pub fn max_strings(mut self, slots: usize) -> Options {
-        self.max_strings = slots.min(wire::MAX_STRING_SLOTS);
+        self.max_strings = dedup::string_table_limit(slots);
         self
     }
 
     /// The most shapes (map key sequences) the shape table holds (at most 2^16).
     pub fn max_shapes(mut self, shapes: usize) -> Options {
-        self.max_shapes = shapes.min(wire::MAX_SHAPES);
+        self.max_shapes = dedup::shape_table_limit(shapes);
         self
     }
 

@@ -1,14 +1,13 @@
 //! The encoder's shape table: key sequences of maps, mirroring the decoder's
 //! (`docs/spec.md`, section 7.2).
 //!
-//! A shape is registered when an explicit map ends, if every key was a string,
-//! it has 1 to 64 keys, and its header and keys took more bytes than a
-//! reference to the next shape would. Only the first shape registered for a
-//! key sequence is indexed, so a lookup always finds the lowest-numbered one,
-//! which is the shape the spec says to reference.
+//! A shape is registered when an explicit map ends, by the rules in
+//! `surp::dedup` (`may_become_shape`, `becomes_shape`). Only the first shape
+//! registered for a key sequence is indexed, so a lookup always finds the
+//! lowest-numbered one, which is the shape the spec says to reference.
 
 use hashbrown::HashTable;
-use surp::wire;
+use surp::dedup;
 
 use crate::strings::same_bytes;
 
@@ -46,7 +45,7 @@ impl ShapeTable {
             entries: Vec::new(),
             keys: Vec::new(),
             arena: Vec::new(),
-            capacity: capacity.min(wire::MAX_SHAPES),
+            capacity: dedup::shape_table_limit(capacity),
         }
     }
 
@@ -98,8 +97,7 @@ impl ShapeTable {
     /// Would an explicit map of `explicit_size` bytes of header and keys
     /// become the next shape (given that its keys qualify)?
     pub(crate) fn takes_next(&self, explicit_size: usize) -> bool {
-        let next = self.entries.len();
-        next < self.capacity && explicit_size > wire::shape_ref_size(next)
+        dedup::becomes_shape(explicit_size, self.entries.len(), self.capacity)
     }
 
     /// Registers the next shape. `explicit_size` is the size of its header

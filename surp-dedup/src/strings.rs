@@ -1,8 +1,8 @@
 //! The encoder's string table: which strings have a slot, and where.
 //!
-//! It mirrors the decoder's table exactly (`docs/spec.md`, section 7.1): a
-//! literal takes the next slot when it is at least as long as a reference to
-//! that slot would be, until the table is full. Because a string in the table
+//! It follows the decoder's rule, `surp::dedup::takes_slot` (`docs/spec.md`,
+//! section 7.1): a literal takes the next slot when it is at least as long
+//! as a reference to that slot would be, until the table is full. Because a string in the table
 //! is always written as a reference afterwards, the table never holds a
 //! string twice, and lookups need no tie-breaking.
 //!
@@ -12,7 +12,7 @@
 
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry as Slot;
-use surp::wire;
+use surp::{dedup, wire};
 
 /// A fixed hash seed: the encoder's output never depends on hash values, but
 /// a fixed seed keeps runs reproducible for profiling.
@@ -101,16 +101,15 @@ impl StringTable {
             index: HashTable::new(),
             arena: Vec::new(),
             slots: 0,
-            capacity: capacity.min(wire::MAX_STRING_SLOTS),
+            capacity: dedup::string_table_limit(capacity),
             full: false,
         }
     }
 
-    /// The decoder's rule: the literal takes the next slot when a reference
-    /// to it would be strictly shorter than the literal.
+    /// The decoder's rule ([`dedup::takes_slot`]), unless the arena is full.
     #[inline]
     fn takes_slot(&self, len: usize) -> bool {
-        !self.full && self.slots < self.capacity && len >= wire::str_ref_size(self.slots)
+        !self.full && dedup::takes_slot(len, self.slots, self.capacity)
     }
 
     /// Looks `s` up without changing the table; `hash` is `hash_bytes(s)`.

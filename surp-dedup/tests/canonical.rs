@@ -98,7 +98,7 @@ impl Reference {
             .collect();
         let eligible = keys
             .as_ref()
-            .filter(|k| (1..=wire::MAX_SHAPE_KEYS).contains(&k.len()));
+            .filter(|k| (1..=surp::dedup::MAX_SHAPE_KEYS).contains(&k.len()));
         if let Some(keys) = eligible
             && let Some(shape) = self.shapes.iter().position(|s| s == keys)
         {

@@ -144,7 +144,7 @@ fn integer_forms(c: &mut Criterion) {
     let mut leb = Vec::new();
     for &v in &ints {
         let width = (64 - (v | 1).leading_zeros() as usize).div_ceil(8);
-        prefix.push(0xd7 + width as u8);
+        prefix.push(surp::wire::UINT1 - 1 + width as u8);
         prefix.extend_from_slice(&v.to_le_bytes()[..width]);
         let mut x = v;
         loop {
@@ -164,7 +164,7 @@ fn integer_forms(c: &mut Criterion) {
         b.iter(|| {
             let (data, mut at, mut sum) = (black_box(&prefix), 0, 0u64);
             for _ in 0..ints.len() {
-                let width = usize::from(data[at] - 0xd7);
+                let width = surp::wire::int_width(data[at]);
                 let word = u64::from_le_bytes(data[at + 1..at + 9].try_into().unwrap());
                 let shift = (8 - width) * 8;
                 sum = sum.wrapping_add((word << shift) >> shift);

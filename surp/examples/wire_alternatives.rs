@@ -69,7 +69,7 @@ fn float_size(f: f64, l: &Layout) -> usize {
     }
     let h16 = l.f16 && {
         let bits = s.to_bits();
-        let e = ((bits >> 23) & 0xff) as i32 - 127;
+        let e = ((bits >> 23) & ((1 << 8) - 1)) as i32 - 127;
         let m = bits & 0x7f_ffff;
         s == 0.0 || s.is_infinite() || ((-14..=15).contains(&e) && m & 0x1fff == 0)
     };

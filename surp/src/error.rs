@@ -88,8 +88,41 @@ pub enum ErrorKind {
     Io(std::io::Error),
     /// The output buffer has no room left.
     OutputFull,
+    /// An enum was expected, but the value is a map of other than one
+    /// entry (an enum variant with content is a map of one entry).
+    EnumMapLength(u64),
+    /// An enum was expected, but the value is neither a string (a unit
+    /// variant) nor a map (a variant with content); the tag byte is given.
+    NotAnEnum(u8),
+    /// A serializer was told a collection's length up front, then given a
+    /// different number of items.
+    LengthMismatch {
+        /// What the length is of.
+        kind: Kind,
+        /// The length declared up front.
+        declared: usize,
+        /// The number of items serialized.
+        written: usize,
+    },
     /// A message from serde: a type mismatch, a missing field, a custom error.
     Message(String),
+}
+
+/// The broad class of an error, from [`Error::classify`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Category {
+    /// Reading or writing failed: an I/O error, or a full output buffer.
+    Io,
+    /// The input is not a valid Surp document: a reserved tag, invalid
+    /// UTF-8, a reference to a table entry that does not exist, bytes after
+    /// the value, or a limit of [`Options`](crate::Options) exceeded.
+    Syntax,
+    /// The input is valid Surp, but not a value of the type being decoded
+    /// (or the value being encoded does not fit the data model).
+    Data,
+    /// The input ended before the value did: a truncated document, or the
+    /// end of a stream. More input might complete it.
+    Eof,
 }
 
 impl PartialEq for ErrorKind {
@@ -150,6 +183,20 @@ impl PartialEq for ErrorKind {
                     limit: l2,
                 },
             ) => i1 == i2 && d1 == d2 && l1 == l2,
+            (EnumMapLength(a), EnumMapLength(b)) => a == b,
+            (NotAnEnum(a), NotAnEnum(b)) => a == b,
+            (
+                LengthMismatch {
+                    kind: k1,
+                    declared: d1,
+                    written: w1,
+                },
+                LengthMismatch {
+                    kind: k2,
+                    declared: d2,
+                    written: w2,
+                },
+            ) => k1 == k2 && d1 == d2 && w1 == w2,
             (Message(a), Message(b)) => a == b,
             _ => false,
         }
@@ -191,9 +238,52 @@ impl Error {
         self
     }
 
-    /// Is this an I/O error, or the end of the input?
+    /// Did the input end inside a value ([`ErrorKind::UnexpectedEof`])?
+    ///
+    /// Not true of I/O errors. A slice whose declared length runs past its
+    /// end gives [`ErrorKind::LengthExceedsInput`] instead; `classify()`
+    /// puts both in [`Category::Eof`].
     pub fn is_eof(&self) -> bool {
         matches!(self.0.kind, ErrorKind::UnexpectedEof)
+    }
+
+    /// The broad class of this error, to tell a cut-off document
+    /// ([`Category::Eof`]) from a malformed one ([`Category::Syntax`]), a
+    /// type mismatch ([`Category::Data`]) or a failed read or write
+    /// ([`Category::Io`]).
+    ///
+    /// ```
+    /// use surp::error::Category;
+    ///
+    /// let bytes = surp::to_vec(&["a", "b"]).unwrap();
+    /// let cut = surp::from_slice::<Vec<String>>(&bytes[..2]).unwrap_err();
+    /// assert_eq!(cut.classify(), Category::Eof);
+    /// let wrong = surp::from_slice::<u8>(&bytes).unwrap_err();
+    /// assert_eq!(wrong.classify(), Category::Data);
+    /// ```
+    pub fn classify(&self) -> Category {
+        use ErrorKind::*;
+        match self.0.kind {
+            Io(_) | OutputFull => Category::Io,
+            UnexpectedEof | LengthExceedsInput { .. } => Category::Eof,
+            ReservedTag(_)
+            | InvalidUtf8
+            | InvalidWideInteger(_)
+            | DepthLimitExceeded(_)
+            | LengthLimitExceeded { .. }
+            | AllocationLimitExceeded(_)
+            | TrailingBytes
+            | MisplacedDedupMarker
+            | UnknownStringRef { .. }
+            | UnknownShapeRef { .. }
+            | RefWithoutMarker => Category::Syntax,
+            IntegerOutOfRange
+            | TrailingItems(_)
+            | EnumMapLength(_)
+            | NotAnEnum(_)
+            | LengthMismatch { .. }
+            | Message(_) => Category::Data,
+        }
     }
 }
 
@@ -267,6 +357,19 @@ impl Display for ErrorKind {
             ),
             Io(e) => write!(f, "I/O error: {e}"),
             OutputFull => f.write_str("the output buffer is full"),
+            EnumMapLength(n) => {
+                write!(f, "expected an enum variant, found a map of {n} entries")
+            }
+            NotAnEnum(tag) => write!(f, "expected an enum variant, found tag {tag:#04x}"),
+            LengthMismatch {
+                kind,
+                declared,
+                written,
+            } => write!(
+                f,
+                "a {} declared {declared} items but {written} were serialized",
+                kind.noun()
+            ),
             Message(msg) => f.write_str(msg),
         }
     }
@@ -372,6 +475,36 @@ mod tests {
             .at(9);
         assert_eq!(e.offset(), Some(5));
         assert_eq!(e.to_string(), "missing field `id` at byte 5");
+    }
+
+    #[test]
+    fn a_cut_document_is_eof_and_a_bad_one_is_syntax() {
+        let bytes = crate::to_vec(&("name", [1u32, 2, 3])).unwrap();
+        for cut in 0..bytes.len() {
+            let e = crate::from_slice::<(String, Vec<u32>)>(&bytes[..cut]).unwrap_err();
+            assert_eq!(e.classify(), Category::Eof, "cut at {cut}: {e}");
+            let e = crate::from_reader::<_, (String, Vec<u32>)>(&bytes[..cut]).unwrap_err();
+            assert_eq!(e.classify(), Category::Eof, "reader cut at {cut}: {e}");
+        }
+        let reserved = crate::from_slice::<u8>(&[crate::wire::RESERVED]).unwrap_err();
+        assert_eq!(reserved.classify(), Category::Syntax);
+        let trailing = crate::from_slice::<u8>(&[1, 2]).unwrap_err();
+        assert_eq!(trailing.classify(), Category::Syntax);
+    }
+
+    #[test]
+    fn a_type_mismatch_is_data_and_a_failed_write_is_io() {
+        let e = crate::from_slice::<bool>(&crate::to_vec("yes").unwrap()).unwrap_err();
+        assert_eq!(e.classify(), Category::Data);
+        struct Broken;
+        impl std::io::Read for Broken {
+            fn read(&mut self, _: &mut [u8]) -> std::io::Result<usize> {
+                Err(std::io::Error::other("broken pipe"))
+            }
+        }
+        let e = crate::from_reader::<_, u8>(Broken).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::Io(_)), "{e}");
+        assert_eq!(e.classify(), Category::Io);
     }
 
     #[test]

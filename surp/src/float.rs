@@ -5,6 +5,9 @@
 //! sign of zero and NaN payloads. NaN conversions are done on the bits because
 //! Rust's `as` casts do not promise to keep NaN payloads.
 
+/// The biased exponent of binary32 infinities and NaNs: eight bits set.
+const F32_EXP_ALL_ONES: u32 = (1 << 8) - 1;
+
 /// The shortest exact form of an `f64`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Shortest {
@@ -56,7 +59,7 @@ pub fn f64_to_f32_exact(v: f64) -> Option<f32> {
         }
         let sign = ((bits >> 63) as u32) << 31;
         return Some(f32::from_bits(
-            sign | (0xff << 23) | (mantissa >> 29) as u32,
+            sign | (F32_EXP_ALL_ONES << 23) | (mantissa >> 29) as u32,
         ));
     }
     // For non-NaN values `as` rounds per IEEE 754, so the round trip is exact
@@ -82,9 +85,9 @@ pub fn f32_to_f64(v: f32) -> f64 {
 pub fn f32_to_f16_exact(v: f32) -> Option<u16> {
     let bits = v.to_bits();
     let sign = ((bits >> 16) & 0x8000) as u16;
-    let exp = ((bits >> 23) & 0xff) as i32;
+    let exp = ((bits >> 23) & F32_EXP_ALL_ONES) as i32;
     let mantissa = bits & ((1 << 23) - 1);
-    if exp == 0xff {
+    if exp == F32_EXP_ALL_ONES as i32 {
         // Infinity, or NaN whose payload fits in 10 bits.
         return (mantissa & ((1 << 13) - 1) == 0)
             .then_some(sign | 0x7c00 | (mantissa >> 13) as u16);
@@ -123,7 +126,7 @@ pub fn f16_to_f32(h: u16) -> f32 {
             let magnitude = mantissa as f32 * f32::from_bits(0x3380_0000);
             sign | magnitude.to_bits()
         }
-        0x1f => sign | (0xff << 23) | (mantissa << 13),
+        0x1f => sign | (F32_EXP_ALL_ONES << 23) | (mantissa << 13),
         _ => sign | ((exp + 127 - 15) << 23) | (mantissa << 13),
     };
     f32::from_bits(bits)

@@ -5,7 +5,9 @@
 //! carries its own type. Unlike them it is designed around one tag byte per
 //! value with small integers and short lengths inside the tag, exact float
 //! narrowing, native byte strings and 128-bit integers, and an optional
-//! deduplication layer ([`surp-dedup`]) for repetitive documents.
+//! deduplication layer for repetitive documents: [`surp-dedup`] writes
+//! deduplicated documents, this crate reads them, and the rules both follow
+//! are in [`dedup`].
 //!
 //! The API follows serde_json:
 //!
@@ -54,7 +56,7 @@
 #![warn(missing_docs)]
 
 pub mod de;
-mod dedup;
+pub mod dedup;
 pub mod error;
 mod float;
 mod options;
@@ -72,7 +74,7 @@ use serde::ser::Serialize;
 #[doc(inline)]
 pub use de::Deserializer;
 #[doc(inline)]
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Category, Error, ErrorKind, Result};
 pub use options::{
     DEFAULT_MAX_ALLOC, DEFAULT_MAX_DEDUP_SHAPES, DEFAULT_MAX_DEDUP_STRINGS, DEFAULT_MAX_DEPTH,
     Options,

@@ -277,11 +277,11 @@ impl<O: Output> Compound<'_, O> {
     fn finish(self) -> Result<()> {
         match self.declared {
             Some(declared) if declared == self.written => Ok(()),
-            Some(declared) => Err(Error::without_offset(ErrorKind::Message(format!(
-                "a {} declared {declared} items but {} were serialized",
-                self.kind.noun(),
-                self.written
-            )))),
+            Some(declared) => Err(Error::without_offset(ErrorKind::LengthMismatch {
+                kind: self.kind,
+                declared,
+                written: self.written,
+            })),
             None => {
                 wire::write_header(&mut self.ser.out, self.kind, self.written)?;
                 self.ser.out.write_all(&self.spill)

@@ -5,7 +5,7 @@
 
 use serde::Deserialize;
 use serde::de::IgnoredAny;
-use surp::{ErrorKind, Value};
+use surp::{Category, ErrorKind, Value};
 
 mod notation;
 
@@ -50,6 +50,68 @@ fn every_vector_decodes_to_its_value() {
             v["name"]
         );
     }
+}
+
+/// Documents at the depth limit of `docs/spec.md` section 4: the default
+/// limit is exactly what the vectors assume, so each one encodes to its
+/// bytes and decodes back, and one more level (in `invalid`) is an error.
+#[test]
+fn every_deep_vector_is_accepted_at_the_limit_both_ways() {
+    let doc = load();
+    let vectors = doc["deep"].as_array().unwrap();
+    assert!(vectors.len() >= 3);
+    for v in vectors {
+        let name = &v["name"];
+        let value = parse(&v["value"]);
+        let expected = hex_field(&v["hex"]);
+        assert_eq!(surp::to_vec(&value).unwrap(), expected, "{name}");
+        assert_eq!(nesting_depth(&expected), surp::DEFAULT_MAX_DEPTH, "{name}");
+        let as_value = parse(v.get("decodes_as").unwrap_or(&v["value"]));
+        let decoded: Value = surp::from_slice(&expected).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(same(&as_value, &decoded), "{name}: decoded {decoded}");
+        let from_reader: Value = surp::from_reader(&expected[..]).unwrap();
+        assert!(same(&as_value, &from_reader), "{name}: from_reader");
+        surp::from_slice::<IgnoredAny>(&expected).unwrap_or_else(|e| panic!("{name}: {e}"));
+    }
+}
+
+/// The most nesting tokens (array and map headers, `some` tags) open at once
+/// in a plain document, counted from the tags alone.
+fn nesting_depth(bytes: &[u8]) -> usize {
+    let mut open: Vec<u64> = Vec::new();
+    let mut deepest = 0;
+    let mut at = 0;
+    while at < bytes.len() {
+        let (header, size) = surp::wire::decode_header(&bytes[at..], at).unwrap();
+        at += size;
+        let items = match header {
+            surp::wire::Header::Len(surp::wire::Kind::Array, n) => Some(n),
+            surp::wire::Header::Len(surp::wire::Kind::Map, n) => Some(2 * n),
+            surp::wire::Header::Some => Some(1),
+            surp::wire::Header::Len(_, n) => {
+                at += n as usize;
+                None
+            }
+            _ => None,
+        };
+        match items {
+            Some(n) if n > 0 => {
+                open.push(n);
+                deepest = deepest.max(open.len());
+                continue;
+            }
+            _ => {}
+        }
+        // A complete value: count it off the containers it completes.
+        while let Some(left) = open.last_mut() {
+            *left -= 1;
+            if *left > 0 {
+                break;
+            }
+            open.pop();
+        }
+    }
+    deepest
 }
 
 #[test]
@@ -164,6 +226,7 @@ fn every_proper_prefix_of_every_vector_is_an_error() {
                         ),
                         "{name}, {end} bytes: {err}"
                     );
+                    assert_eq!(err.classify(), Category::Eof, "{name}, {end} bytes");
                     assert!(
                         err.offset().is_some_and(|o| o <= end),
                         "{name}, {end} bytes: {err}"

@@ -66,6 +66,24 @@ pub fn parse(v: &Json) -> Notation {
             })
         }
         "some" => Notation::Some(Box::new(parse(x))),
+        "numbers" => {
+            let width = x["width"].as_u64().unwrap() as usize;
+            let count = x["count"].as_u64().unwrap();
+            Notation::Array(
+                (0..count)
+                    .map(|i| Notation::Str(format!("{i:0width$}")))
+                    .collect(),
+            )
+        }
+        "nest" => {
+            let depth = x["depth"].as_u64().unwrap();
+            (0..depth).fold(parse(&x["leaf"]), |inner, _| match x["wrap"].as_str() {
+                Some("array") => Notation::Array(vec![inner]),
+                Some("map") => Notation::Map(vec![(Notation::Int(Integer::from(0u8)), inner)]),
+                Some("some") => Notation::Some(Box::new(inner)),
+                other => panic!("unknown wrap {other:?}"),
+            })
+        }
         other => panic!("unknown notation {other}"),
     }
 }

@@ -1,19 +1,15 @@
-//! The decoder's half of deduplication: the string and shape tables that a
-//! deduplicated document builds implicitly as it is read.
+//! The decoder's string and shape tables, which a deduplicated document
+//! builds implicitly as it is read.
 //!
-//! `surp-dedup` writes such documents; every Surp decoder reads them, so a
-//! consumer never needs to know how a producer was configured. The tables exist
-//! only after a document's first byte is the deduplication marker: plain
-//! documents never touch this module.
-//!
-//! Both tables hold positions into the input (or, for a reader, into the bytes
-//! it kept), never copies of strings, and both stop growing at their
-//! configured limits, so a hostile document cannot make them allocate more.
-//! The rules that decide which strings and maps take a slot are in
-//! `docs/spec.md`, "Deduplication"; they are mirrored exactly by the encoder.
+//! The tables exist only after a document's first byte is the deduplication
+//! marker: plain documents never touch this module. Both hold positions into
+//! the input (or, for a reader, into the bytes it kept), never copies of
+//! strings, and both stop growing at their configured limits, so a hostile
+//! document cannot make them allocate more. What enters them is decided by
+//! the rules in the parent module, which the encoder calls too.
 
+use super::{ShapeCandidate, shape_table_limit, string_table_limit, takes_slot};
 use crate::read::Span;
-use crate::wire;
 
 /// The string and shape tables of one deduplicated document.
 #[derive(Debug)]
@@ -32,22 +28,18 @@ impl Dictionary {
     pub(crate) fn new(string_limit: usize, shape_limit: usize) -> Dictionary {
         Dictionary {
             strings: Vec::new(),
-            string_limit: string_limit.min(wire::MAX_STRING_SLOTS),
+            string_limit: string_table_limit(string_limit),
             shapes: Vec::new(),
             shape_keys: Vec::new(),
-            shape_limit: shape_limit.min(wire::MAX_SHAPES),
+            shape_limit: shape_table_limit(shape_limit),
             pending_keys: Vec::new(),
         }
     }
 
     /// Does a string literal of `len` bytes take the next slot?
-    ///
-    /// Only when a later reference to that slot is strictly shorter than the
-    /// literal, so a table entry is never written twice as a literal.
     #[inline]
     pub(crate) fn takes_slot(&self, len: usize) -> bool {
-        let next = self.strings.len();
-        next < self.string_limit && len >= wire::str_ref_size(next)
+        takes_slot(len, self.strings.len(), self.string_limit)
     }
 
     #[inline]
@@ -97,19 +89,10 @@ impl Dictionary {
         self.pending_keys.push(key);
     }
 
-    /// Ends an explicit map whose keys were pushed since `mark`.
-    ///
-    /// `eligible` says every key was a string and the count is within
-    /// [`wire::MAX_SHAPE_KEYS`]; `explicit_size` is the size of the map's
-    /// header plus its keys. The map becomes the next shape when a shape
-    /// reference would be strictly shorter than that.
-    pub(crate) fn end_explicit_map(&mut self, mark: usize, eligible: bool, explicit_size: usize) {
-        let next = self.shapes.len();
-        if eligible
-            && self.pending_keys.len() > mark
-            && next < self.shape_limit
-            && explicit_size > wire::shape_ref_size(next)
-        {
+    /// Ends an explicit map whose keys were pushed since `mark`, making
+    /// it the next shape if the rules say so.
+    pub(crate) fn end_explicit_map(&mut self, mark: usize, map: &ShapeCandidate) {
+        if map.becomes_shape(self.shapes.len(), self.shape_limit) {
             let start = self.shape_keys.len() as u32;
             self.shape_keys
                 .extend_from_slice(&self.pending_keys[mark..]);
@@ -149,8 +132,10 @@ mod tests {
         assert!(!d.takes_slot(10));
         for _ in 0..2 {
             let mark = d.pending_mark();
+            let mut map = ShapeCandidate::new(1, 1);
+            map.string_key(6);
             d.push_pending_key(span(5));
-            d.end_explicit_map(mark, true, 7);
+            d.end_explicit_map(mark, &map);
         }
         assert_eq!(d.shapes_defined(), 1);
         assert_eq!(d.pending_mark(), 0);
@@ -160,12 +145,17 @@ mod tests {
     fn a_map_becomes_a_shape_only_when_a_reference_is_shorter() {
         let mut d = Dictionary::new(10, 10);
         let mark = d.pending_mark();
-        d.push_pending_key(span(0));
         // Header (1) + empty-string key (1) = 2, not more than a 2-byte reference.
-        d.end_explicit_map(mark, true, 2);
+        let mut map = ShapeCandidate::new(1, 1);
+        map.string_key(1);
+        d.push_pending_key(span(0));
+        d.end_explicit_map(mark, &map);
         assert_eq!(d.shapes_defined(), 0);
+        let mut map = ShapeCandidate::new(1, 1);
+        map.string_key(2);
         d.push_pending_key(span(1));
-        d.end_explicit_map(mark, true, 3);
+        d.end_explicit_map(mark, &map);
         assert_eq!(d.shapes_defined(), 1);
+        assert_eq!(d.shape(0), Some((0, 1)));
     }
 }

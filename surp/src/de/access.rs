@@ -1,0 +1,288 @@
+//! Containers: arrays, maps and enums, each visited inside
+//! [`Deserializer::open`] and [`Deserializer::close`], the limit steps
+//! around every container.
+
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use super::Deserializer;
+use super::dedup::key_from_kept;
+use crate::dedup::ShapeCandidate;
+use crate::error::{Error, ErrorKind, Result};
+use crate::read::{Read, Span};
+use crate::wire::Kind;
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    #[inline]
+    pub(super) fn visit_array<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let len = self.check_len(Kind::Array, len, start)?;
+        let hint = self.open(start, len)?;
+        let mut access = SeqAccess {
+            de: self,
+            left: len,
+            hint,
+        };
+        let result = visitor.visit_seq(&mut access);
+        let left = access.left;
+        self.close(start, hint, result, left)
+    }
+
+    #[inline]
+    pub(super) fn visit_map<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let len = self.check_len(Kind::Map, len, start)?;
+        if self.dict.is_some() {
+            return self.visit_explicit_map_dedup(start, len, visitor);
+        }
+        self.visit_entries(start, len, AnyKeys, visitor)
+            .map(|(value, _)| value)
+    }
+
+    /// Visits a map of `len` entries whose keys `keys` reads, between
+    /// `open` and `close`; gives `keys` back with what it learned.
+    #[inline]
+    pub(super) fn visit_entries<V: Visitor<'de>, K: Keys>(
+        &mut self,
+        start: usize,
+        len: usize,
+        keys: K,
+        visitor: V,
+    ) -> Result<(V::Value, K)> {
+        let hint = self.open(start, len)?;
+        let mut access = MapAccess {
+            de: self,
+            left: len,
+            hint,
+            keys,
+        };
+        let result = visitor.visit_map(&mut access);
+        let (left, keys) = (access.left, access.keys);
+        let value = self.close(start, hint, result, left)?;
+        Ok((value, keys))
+    }
+
+    /// An enum variant with content, written as a map of `len` entries
+    /// (which must be one): the variant name, then the content. In a
+    /// deduplicated document the map may become a shape like any other.
+    pub(super) fn visit_enum_map<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if len != 1 {
+            return Err(Error::new(ErrorKind::EnumMapLength(len), start));
+        }
+        self.check_len(Kind::Map, len, start)?;
+        let header_size = self.read.offset() - start;
+        let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
+        let hint = self.open(start, 0)?;
+        let mut access = EnumAccess {
+            de: self,
+            shape: ShapeCandidate::new(len, header_size),
+            variant_key: None,
+        };
+        let result = visitor.visit_enum(&mut access);
+        let shape = access.shape;
+        let value = self.close(start, hint, result, 0)?;
+        if let Some(dict) = &mut self.dict {
+            dict.end_explicit_map(mark, &shape);
+        }
+        Ok(value)
+    }
+}
+
+/// The hint a collection gives its visitor: what it reserved from the
+/// budget, never more than the items left; none if it reserved nothing.
+#[inline]
+fn size_hint(reserved: usize, left: usize) -> Option<usize> {
+    (reserved > 0).then(|| reserved.min(left))
+}
+
+struct SeqAccess<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+    /// The size hint reserved from the deserializer's budget.
+    hint: usize,
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        seed.deserialize(&mut *self.de).map(Some)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        size_hint(self.hint, self.left)
+    }
+}
+
+/// How a map's keys are read: as any value ([`AnyKeys`]), recorded for a
+/// possible shape (a deduplicated document's explicit map), or taken from
+/// a shape (a shape reference). The values are read the same way by all.
+pub(super) trait Keys {
+    /// Reads the next key with `seed`.
+    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+        &mut self,
+        de: &mut Deserializer<R>,
+        seed: S,
+    ) -> Result<S::Value>;
+}
+
+/// Keys of a plain document's map: any value.
+pub(super) struct AnyKeys;
+
+impl Keys for AnyKeys {
+    #[inline]
+    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+        &mut self,
+        de: &mut Deserializer<R>,
+        seed: S,
+    ) -> Result<S::Value> {
+        seed.deserialize(de)
+    }
+}
+
+/// A map of `left` more entries, whose keys are read by `K`.
+struct MapAccess<'a, R, K> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+    /// The size hint reserved from the deserializer's budget.
+    hint: usize,
+    keys: K,
+}
+
+impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for MapAccess<'_, R, K> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        self.keys.read_key(self.de, seed).map(Some)
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        size_hint(self.hint, self.left)
+    }
+}
+
+/// An enum written as a one-entry map: the variant name, then its content.
+pub(super) struct EnumAccess<'a, R> {
+    pub(super) de: &'a mut Deserializer<R>,
+    pub(super) shape: ShapeCandidate,
+    /// The name, when it came from a shape rather than the input.
+    pub(super) variant_key: Option<Span>,
+}
+
+impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
+        let start = self.de.read.offset();
+        let value = match self.variant_key {
+            Some(kept) => key_from_kept(&self.de.read, start, start, kept, seed)?,
+            None if self.de.dict.is_some() => self.de.dedup_key(&mut self.shape, seed)?,
+            None => seed.deserialize(&mut *self.de)?,
+        };
+        Ok((value, self))
+    }
+}
+
+impl<'de, R: Read<'de>> de::VariantAccess<'de> for &mut EnumAccess<'_, R> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<()> {
+        de::Deserialize::deserialize(&mut *self.de)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
+        seed.deserialize(&mut *self.de)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        de::Deserializer::deserialize_seq(&mut *self.de, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde::Deserialize;
+
+    use crate::error::{Category, ErrorKind};
+    use crate::wire;
+
+    #[derive(Deserialize, Debug)]
+    enum Shape {
+        Point,
+        Circle(#[allow(dead_code)] u8),
+    }
+
+    #[test]
+    fn an_enum_map_of_other_than_one_entry_is_a_typed_error() {
+        let two = crate::to_vec(
+            &[("Circle", 1), ("Point", 2)]
+                .into_iter()
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        )
+        .unwrap();
+        let e = crate::from_slice::<Shape>(&two).unwrap_err();
+        assert_eq!(*e.kind(), ErrorKind::EnumMapLength(2));
+        assert_eq!((e.offset(), e.classify()), (Some(0), Category::Data));
+        let e = crate::from_slice::<Shape>(&[wire::FIXMAP]).unwrap_err();
+        assert_eq!(*e.kind(), ErrorKind::EnumMapLength(0));
+    }
+
+    #[test]
+    fn a_value_that_is_neither_string_nor_map_is_not_an_enum() {
+        let e = crate::from_slice::<Shape>(&[0, wire::TRUE]).unwrap_err();
+        assert_eq!(*e.kind(), ErrorKind::NotAnEnum(0));
+        let e = crate::from_slice::<Vec<Shape>>(&[
+            wire::FIXARRAY | 2,
+            wire::FIXSTR | 5,
+            b'P',
+            b'o',
+            b'i',
+            b'n',
+            b't',
+            wire::TRUE,
+        ])
+        .unwrap_err();
+        assert_eq!(*e.kind(), ErrorKind::NotAnEnum(wire::TRUE));
+        assert_eq!(e.offset(), Some(7));
+        assert!(matches!(
+            crate::from_slice::<Shape>(b"\x85Point"),
+            Ok(Shape::Point)
+        ));
+    }
+}

@@ -1,0 +1,265 @@
+//! Decoding deduplicated documents: string literals that take table slots,
+//! string and shape references, and explicit maps that become shapes.
+//!
+//! The tables themselves, and the rules for what enters them, are in
+//! [`crate::dedup`]; this file only feeds them from the input and hands what
+//! they hold to serde. None of it runs for a plain document.
+
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+use serde::de::{DeserializeSeed, Visitor};
+
+use super::Deserializer;
+use super::access::{EnumAccess, Keys};
+use super::utf8::utf8;
+use crate::dedup::ShapeCandidate;
+use crate::error::{Error, ErrorKind, Result};
+use crate::read::{Read, Reference, Span};
+use crate::wire::{self, Kind};
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// Reads a string payload of a deduplicated document, giving it a table
+    /// slot when it takes one; returns where it is and where it was kept.
+    pub(super) fn str_payload(&mut self, start: usize, len: u64) -> Result<(Span, Span)> {
+        let len = self.literal_len(Kind::Str, len, start)?;
+        let span = match self.read.fill(len) {
+            Ok(span) => span,
+            Err(e) => return Err(self.short_payload(Kind::Str, len, start, e)),
+        };
+        // Kept even when it takes no slot: a shape made from an explicit map
+        // needs its keys.
+        let kept = self.read.remember(span);
+        if let Some(dict) = &mut self.dict
+            && dict.takes_slot(len)
+        {
+            dict.push_string(kept);
+        }
+        Ok((span, kept))
+    }
+
+    #[cold]
+    pub(super) fn visit_str_literal_dedup<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let (span, _) = self.str_payload(start, len)?;
+        let result = match self.read.payload(span) {
+            Reference::Borrowed(b) => visitor.visit_borrowed_str(utf8(b, span.start)?),
+            Reference::Copied(b) => visitor.visit_str(utf8(b, span.start)?),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    /// Resolves a string reference whose tag was just read.
+    #[cold]
+    pub(super) fn str_ref(&mut self, start: usize, tag: u8) -> Result<Span> {
+        let index = self.read.read_le(wire::str_ref_width(tag))? as u32;
+        let Some(dict) = &self.dict else {
+            return Err(Error::new(ErrorKind::RefWithoutMarker, start));
+        };
+        let Some(span) = dict.string(index) else {
+            let (defined, limit) = (dict.strings_defined(), dict.string_limit());
+            return Err(Error::new(
+                ErrorKind::UnknownStringRef {
+                    index,
+                    defined,
+                    limit,
+                },
+                start,
+            ));
+        };
+        self.charge(span.len, start)?;
+        Ok(span)
+    }
+
+    pub(super) fn visit_kept_str<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        kept: Span,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let result = match self.read.recall(kept) {
+            Reference::Borrowed(b) => visitor.visit_borrowed_str(utf8(b, start)?),
+            Reference::Copied(b) => visitor.visit_str(utf8(b, start)?),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    /// An explicit map in a deduplicated document: its string keys are
+    /// recorded, and at its end it may become a shape.
+    #[cold]
+    pub(super) fn visit_explicit_map_dedup<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let header_size = self.read.offset() - start;
+        let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
+        let keys = ShapeCandidate::new(len as u64, header_size);
+        let (value, shape) = self.visit_entries(start, len, keys, visitor)?;
+        if let Some(dict) = &mut self.dict {
+            dict.end_explicit_map(mark, &shape);
+        }
+        Ok(value)
+    }
+
+    /// Reads a map key of a deduplicated explicit map, recording it.
+    pub(super) fn dedup_key<K: DeserializeSeed<'de>>(
+        &mut self,
+        shape: &mut ShapeCandidate,
+        seed: K,
+    ) -> Result<K::Value> {
+        let start = self.read.offset();
+        let tag = self.peek_tag()?;
+        let (kept, text_at) = match tag {
+            wire::FIXSTR..=wire::FIXSTR_LAST | wire::STR8..=wire::STR_LAST => {
+                self.read.next_u8()?;
+                let len = self.header_len(Kind::Str, tag)?;
+                let (span, kept) = self.str_payload(start, len)?;
+                (kept, span.start)
+            }
+            wire::STR_REF1..=wire::STR_REF3 => {
+                self.read.next_u8()?;
+                (self.str_ref(start, tag)?, start)
+            }
+            _ => {
+                shape.other_key();
+                return seed.deserialize(&mut *self);
+            }
+        };
+        if shape.string_key(self.read.offset() - start)
+            && let Some(dict) = &mut self.dict
+        {
+            dict.push_pending_key(kept);
+        }
+        key_from_kept(&self.read, start, text_at, kept, seed)
+    }
+
+    /// A map written as a shape reference: keys from the shape, values inline.
+    pub(super) fn visit_shape<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        tag: u8,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let (first, count) = self.shape_ref(start, tag)?;
+        let keys = ShapeKeys { next: first, start };
+        self.visit_entries(start, count as usize, keys, visitor)
+            .map(|(value, _)| value)
+    }
+
+    /// An enum variant with content, written as a shape reference: the
+    /// shape's one key is the variant name, the one value its content.
+    pub(super) fn visit_enum_shape<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        tag: u8,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let (first, count) = self.shape_ref(start, tag)?;
+        if count != 1 {
+            return Err(Error::new(ErrorKind::EnumMapLength(count.into()), start));
+        }
+        let variant_key = self.dict.as_ref().map(|d| d.shape_key(first));
+        let hint = self.open(start, 0)?;
+        let mut access = EnumAccess {
+            de: self,
+            shape: ShapeCandidate::never(),
+            variant_key,
+        };
+        let result = visitor.visit_enum(&mut access);
+        self.close(start, hint, result, 0)
+    }
+
+    #[cold]
+    pub(super) fn shape_ref(&mut self, start: usize, tag: u8) -> Result<(u32, u32)> {
+        let index = self.read.read_le(wire::shape_ref_width(tag))? as u32;
+        let Some(dict) = &self.dict else {
+            return Err(Error::new(ErrorKind::RefWithoutMarker, start));
+        };
+        let Some((first, count)) = dict.shape(index) else {
+            let (defined, limit) = (dict.shapes_defined(), dict.shape_limit());
+            return Err(Error::new(
+                ErrorKind::UnknownShapeRef {
+                    index,
+                    defined,
+                    limit,
+                },
+                start,
+            ));
+        };
+        let key_bytes: usize = (first..first + count)
+            .map(|at| dict.shape_key(at).len)
+            .sum();
+        if count as usize > self.opts.max_len {
+            let kind = Kind::Map;
+            return Err(Error::new(
+                ErrorKind::LengthLimitExceeded {
+                    kind,
+                    len: count.into(),
+                    limit: self.opts.max_len,
+                },
+                start,
+            ));
+        }
+        self.charge(key_bytes + 2 * count as usize, start)?;
+        Ok((first, count))
+    }
+}
+
+/// Keys of an explicit map in a deduplicated document: each one read from
+/// the input and recorded, so that the map may become a shape.
+impl Keys for ShapeCandidate {
+    #[inline]
+    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+        &mut self,
+        de: &mut Deserializer<R>,
+        seed: S,
+    ) -> Result<S::Value> {
+        de.dedup_key(self, seed)
+    }
+}
+
+/// Keys of a map written as a shape reference: taken from the shape table,
+/// in order, from key `next` on; `start` is the reference's offset.
+struct ShapeKeys {
+    next: u32,
+    start: usize,
+}
+
+impl Keys for ShapeKeys {
+    #[inline]
+    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+        &mut self,
+        de: &mut Deserializer<R>,
+        seed: S,
+    ) -> Result<S::Value> {
+        let Some(dict) = &de.dict else {
+            unreachable!("shape references need a dictionary")
+        };
+        let kept = dict.shape_key(self.next);
+        self.next += 1;
+        key_from_kept(&de.read, self.start, self.start, kept, seed)
+    }
+}
+
+/// Hands a string kept by the tables to a key seed.
+///
+/// `start` places serde's errors (the key's token); `text_at` is where the
+/// text starts in the input, to place a UTF-8 error at its bad byte (for a
+/// string that came from a table, the referring token).
+pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
+    read: &R,
+    start: usize,
+    text_at: usize,
+    kept: Span,
+    seed: K,
+) -> Result<K::Value> {
+    let result = match read.recall(kept) {
+        Reference::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(utf8(b, text_at)?)),
+        Reference::Copied(b) => seed.deserialize(StrDeserializer::<Error>::new(utf8(b, text_at)?)),
+    };
+    result.map_err(|e: Error| e.at(start))
+}

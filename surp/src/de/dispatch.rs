@@ -1,0 +1,417 @@
+//! Dispatch: the serde `Deserializer` methods. Each reads one tag byte and
+//! takes a fast path for the tags its type usually meets; every other tag
+//! goes to [`Deserializer::any_tag`], the one general dispatcher.
+
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+use serde::de::{self, Visitor};
+
+use super::Deserializer;
+use super::utf8::utf8;
+use crate::error::{Error, ErrorKind, Result};
+use crate::float;
+use crate::read::{Read, Reference};
+use crate::wire::{self, Kind};
+
+impl<'de, R: Read<'de>> Deserializer<R> {
+    /// The general dispatcher: decodes the value whose tag was just read.
+    pub(super) fn any_tag<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        tag: u8,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let result = match tag {
+            wire::FIXUINT..=wire::FIXUINT_MAX => visitor.visit_u64(tag.into()),
+            wire::FIXSTR..=wire::FIXSTR_LAST => {
+                return self.visit_str_literal(start, Kind::Str.inline_len(tag), visitor);
+            }
+            wire::FIXARRAY..=wire::FIXARRAY_LAST => {
+                return self.visit_array(start, Kind::Array.inline_len(tag), visitor);
+            }
+            wire::FIXMAP..=wire::FIXMAP_LAST => {
+                return self.visit_map(start, Kind::Map.inline_len(tag), visitor);
+            }
+            wire::FIXBIN..=wire::FIXBIN_LAST => {
+                return self.visit_bytes_literal(start, Kind::Bytes.inline_len(tag), visitor);
+            }
+            wire::STR8..=wire::STR_LAST => {
+                let len = self.read_len(tag)?;
+                return self.visit_str_literal(start, len, visitor);
+            }
+            wire::BIN8..=wire::BIN_LAST => {
+                let len = self.read_len(tag)?;
+                return self.visit_bytes_literal(start, len, visitor);
+            }
+            wire::ARRAY8..=wire::ARRAY_LAST => {
+                let len = self.read_len(tag)?;
+                return self.visit_array(start, len, visitor);
+            }
+            wire::MAP8..=wire::MAP_LAST => {
+                let len = self.read_len(tag)?;
+                return self.visit_map(start, len, visitor);
+            }
+            wire::UINT1..=wire::UINT_LAST => {
+                let v = self.read.read_le(wire::int_width(tag))?;
+                visitor.visit_u64(v)
+            }
+            wire::NINT1..=wire::NINT_LAST => {
+                let n = self.read.read_le(wire::int_width(tag))?;
+                match i64::try_from(n) {
+                    Ok(n) => visitor.visit_i64(!n),
+                    Err(_) => visitor.visit_i128(!i128::from(n)),
+                }
+            }
+            wire::NULL => visitor.visit_unit(),
+            wire::FALSE => visitor.visit_bool(false),
+            wire::TRUE => visitor.visit_bool(true),
+            wire::SOME => {
+                let hint = self.open(start, 0)?;
+                let result = visitor.visit_some(&mut *self);
+                return self.close(start, hint, result, 0);
+            }
+            wire::F16 => visitor.visit_f32(float::f16_to_f32(u16::from_le_bytes(
+                self.read.read_array()?,
+            ))),
+            wire::F32 => visitor.visit_f32(f32::from_le_bytes(self.read.read_array()?)),
+            wire::F64 => visitor.visit_f64(f64::from_le_bytes(self.read.read_array()?)),
+            wire::WIDE_UINT => {
+                let v = self.read_wide(start)?;
+                visitor.visit_u128(v)
+            }
+            wire::WIDE_NINT => {
+                let n = self.read_wide(start)?;
+                match i128::try_from(n) {
+                    Ok(n) => visitor.visit_i128(!n),
+                    Err(_) => return Err(Error::new(ErrorKind::IntegerOutOfRange, start)),
+                }
+            }
+            wire::RESERVED => return Err(Error::new(ErrorKind::ReservedTag(tag), start)),
+            wire::DEDUP_MARKER => return Err(Error::new(ErrorKind::MisplacedDedupMarker, start)),
+            wire::STR_REF1..=wire::STR_REF3 => {
+                let span = self.str_ref(start, tag)?;
+                return self.visit_kept_str(start, span, visitor);
+            }
+            wire::SHAPE_REF1..=wire::SHAPE_REF2 => return self.visit_shape(start, tag, visitor),
+            wire::FIXNINT_MIN..=wire::FIXNINT_LAST => visitor.visit_i64(wire::fixnint_value(tag)),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    #[inline(always)]
+    fn visit_str_literal<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.dict.is_some() {
+            return self.visit_str_literal_dedup(start, len, visitor);
+        }
+        let len = self.literal_len(Kind::Str, len, start)?;
+        let at = self.read.offset();
+        let result = match self.read.take(len) {
+            Ok(Reference::Borrowed(b)) => visitor.visit_borrowed_str(utf8(b, at)?),
+            Ok(Reference::Copied(b)) => visitor.visit_str(utf8(b, at)?),
+            Err(e) => return Err(self.short_payload(Kind::Str, len, start, e)),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    #[inline]
+    fn visit_bytes_literal<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let len = self.literal_len(Kind::Bytes, len, start)?;
+        let result = match self.read.take(len) {
+            Ok(Reference::Borrowed(b)) => visitor.visit_borrowed_bytes(b),
+            Ok(Reference::Copied(b)) => visitor.visit_bytes(b),
+            Err(e) => return Err(self.short_payload(Kind::Bytes, len, start, e)),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+}
+
+macro_rules! deserialize_int {
+    ($($method:ident)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+            let start = self.read.offset();
+            let tag = self.next_tag()?;
+            match tag {
+                wire::FIXUINT..=wire::FIXUINT_MAX => visitor.visit_u64(tag.into()).map_err(|e: Error| e.at(start)),
+                wire::UINT1..=wire::UINT_LAST => {
+                    let v = self.read.read_le(wire::int_width(tag))?;
+                    visitor.visit_u64(v).map_err(|e: Error| e.at(start))
+                }
+                wire::FIXNINT_MIN..=wire::FIXNINT_LAST => visitor.visit_i64(wire::fixnint_value(tag)).map_err(|e: Error| e.at(start)),
+                wire::NINT1..=wire::NINT_LAST => {
+                    let n = self.read.read_le(wire::int_width(tag))?;
+                    match i64::try_from(n) {
+                        Ok(n) => visitor.visit_i64(!n),
+                        Err(_) => visitor.visit_i128(!i128::from(n)),
+                    }
+                    .map_err(|e: Error| e.at(start))
+                }
+                _ => self.any_tag(start, tag, visitor),
+            }
+        }
+    )*};
+}
+
+impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        self.any_tag(start, tag, visitor)
+    }
+
+    #[inline]
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        match self.next_tag()? {
+            wire::FALSE => visitor.visit_bool(false),
+            wire::TRUE => visitor.visit_bool(true),
+            tag => self.any_tag(start, tag, visitor),
+        }
+        .map_err(|e: Error| e.at(start))
+    }
+
+    deserialize_int!(deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64);
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    #[inline]
+    fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        // binary16 and binary32 reach the visitor as `f32`, exactly.
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        let v = match tag {
+            wire::F32 => f32::from_le_bytes(self.read.read_array()?),
+            wire::F16 => float::f16_to_f32(u16::from_le_bytes(self.read.read_array()?)),
+            _ => return self.any_tag(start, tag, visitor),
+        };
+        visitor.visit_f32(v).map_err(|e: Error| e.at(start))
+    }
+
+    #[inline]
+    fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        // Narrow forms are widened here, on the bits: a visitor widening an
+        // `f32` with `as` may quiet a signalling NaN (it does on x86-64).
+        let v = match tag {
+            wire::F64 => f64::from_le_bytes(self.read.read_array()?),
+            wire::F32 => float::f32_to_f64(f32::from_le_bytes(self.read.read_array()?)),
+            wire::F16 => float::f32_to_f64(float::f16_to_f32(u16::from_le_bytes(
+                self.read.read_array()?,
+            ))),
+            _ => return self.any_tag(start, tag, visitor),
+        };
+        visitor.visit_f64(v).map_err(|e: Error| e.at(start))
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_str<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        if (wire::FIXSTR..=wire::FIXSTR_LAST).contains(&tag) {
+            return self.visit_str_literal(start, Kind::Str.inline_len(tag), visitor);
+        }
+        self.any_tag(start, tag, visitor)
+    }
+
+    fn deserialize_string<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_bytes<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_byte_buf<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    #[inline]
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        match self.peek_tag()? {
+            wire::NULL => {
+                self.read.next_u8()?;
+                visitor.visit_none().map_err(|e: Error| e.at(start))
+            }
+            wire::SOME => {
+                self.read.next_u8()?;
+                let hint = self.open(start, 0)?;
+                let result = visitor.visit_some(&mut *self);
+                self.close(start, hint, result, 0)
+            }
+            _ => {
+                // This `Some` consumes no byte, so a type such as
+                // `struct N(Option<Box<N>>)` would recurse on one byte until
+                // the stack ran out. `Some`s nested at one offset count
+                // against the depth limit; a document's depth is unchanged.
+                let (at, nested) = &mut self.implicit_some;
+                *nested = if *at == start { *nested + 1 } else { 1 };
+                *at = start;
+                if *nested > self.opts.max_depth {
+                    return Err(Error::new(
+                        ErrorKind::DepthLimitExceeded(self.opts.max_depth),
+                        start,
+                    ));
+                }
+                visitor.visit_some(self)
+            }
+        }
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_any(visitor)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        match tag {
+            wire::FIXARRAY..=wire::FIXARRAY_LAST => {
+                self.visit_array(start, Kind::Array.inline_len(tag), visitor)
+            }
+            // A byte string read as a sequence, so `Vec<u8>` accepts native bytes.
+            wire::FIXBIN..=wire::FIXBIN_LAST | wire::BIN8..=wire::BIN_LAST => {
+                let len = self.header_len(Kind::Bytes, tag)?;
+                let len = self.check_len(Kind::Bytes, len, start)?;
+                let span = self.read.fill(len)?;
+                let bytes = self.read.payload(span);
+                visitor
+                    .visit_seq(de::value::SeqDeserializer::new(bytes.iter().copied()))
+                    .map_err(|e: Error| e.at(start))
+            }
+            _ => self.any_tag(start, tag, visitor),
+        }
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_seq(visitor)
+    }
+
+    #[inline]
+    fn deserialize_map<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        if (wire::FIXMAP..=wire::FIXMAP_LAST).contains(&tag) {
+            return self.visit_map(start, Kind::Map.inline_len(tag), visitor);
+        }
+        self.any_tag(start, tag, visitor)
+    }
+
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.deserialize_map(visitor)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        match tag {
+            // A unit variant is its name.
+            wire::FIXSTR..=wire::FIXSTR_LAST
+            | wire::STR8..=wire::STR_LAST
+            | wire::STR_REF1..=wire::STR_REF3 => {
+                // `at` places a UTF-8 error: the payload of a literal.
+                let (name, at) = match tag {
+                    wire::STR_REF1..=wire::STR_REF3 => {
+                        let kept = self.str_ref(start, tag)?;
+                        (self.read.recall(kept), start)
+                    }
+                    _ => {
+                        let len = self.header_len(Kind::Str, tag)?;
+                        let (span, _) = self.str_payload(start, len)?;
+                        (self.read.payload(span), span.start)
+                    }
+                };
+                let result = match name {
+                    Reference::Borrowed(b) => {
+                        visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, at)?))
+                    }
+                    Reference::Copied(b) => {
+                        visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, at)?))
+                    }
+                };
+                result.map_err(|e: Error| e.at(start))
+            }
+            // Other variants are a map of one entry: name to content.
+            wire::FIXMAP..=wire::FIXMAP_LAST | wire::MAP8..=wire::MAP_LAST => {
+                let len = self.header_len(Kind::Map, tag)?;
+                self.visit_enum_map(start, len, visitor)
+            }
+            wire::SHAPE_REF1..=wire::SHAPE_REF2 => self.visit_enum_shape(start, tag, visitor),
+            _ => Err(Error::new(ErrorKind::NotAnEnum(tag), start)),
+        }
+    }
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.deserialize_str(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        self.skip_value()?;
+        visitor.visit_unit()
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+}
