@@ -90,6 +90,9 @@ fn kind_name(kind: &ErrorKind) -> &'static str {
         ErrorKind::RefWithoutMarker => "RefWithoutMarker",
         ErrorKind::Io(_) => "Io",
         ErrorKind::OutputFull => "OutputFull",
+        ErrorKind::EnumMapLength(_) => "EnumMapLength",
+        ErrorKind::NotAnEnum(_) => "NotAnEnum",
+        ErrorKind::LengthMismatch { .. } => "LengthMismatch",
         ErrorKind::Message(_) => "Message",
         _ => "Other",
     }
