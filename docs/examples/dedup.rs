@@ -46,7 +46,7 @@ fn main() -> Result<(), surp::Error> {
     let err = tiny.from_slice::<Vec<Reading>>(&bytes).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "reference to string slot 3, beyond this decoder's limit of 1 slot (Options::max_dedup_strings) at byte 60"
+        "reference to string slot 3, beyond this decoder's limit of 1 slot (Options::max_dedup_strings) at byte 60, in [1].status"
     );
     Ok(())
 }

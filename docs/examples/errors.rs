@@ -18,7 +18,7 @@ fn main() -> Result<(), surp::Error> {
     // Cut short: the string "Ada" (at byte 10) declares 3 bytes; 2 are left.
     assert_eq!(
         message(&bytes[..bytes.len() - 1]),
-        "string declares 3 bytes but the input is too short to hold them at byte 10"
+        "string declares 3 bytes but the input is too short to hold them at byte 10, in name"
     );
     // Extra bytes after a complete value.
     let mut longer = bytes.clone();
@@ -46,16 +46,19 @@ fn main() -> Result<(), surp::Error> {
     let err = surp::from_slice::<surp::Value>(&deep).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "nesting deeper than the limit of 128 at byte 128"
+        "nesting deeper than the limit of 128 at byte 128, in [0][0][0][0][0][0][0][0][0][0][0][0][0][...][0][0][0][0][0][0][0][0][0][0][0][0][0] (384 characters)"
     );
 
-    // Type mismatches are serde's messages, placed at a byte offset.
+    // Type mismatches are serde's messages, placed at a byte offset, and
+    // from_slice names where in the value they happened: here the first
+    // element of the array the struct was read from.
     let other = surp::to_vec(&("seven", "Ada"))?;
     let err = surp::from_slice::<User>(&other).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "invalid type: string \"seven\", expected u32 at byte 1"
+        "invalid type: string \"seven\", expected u32 at byte 1, in [0]"
     );
+    assert_eq!(err.path(), Some("[0]"));
 
     // Programs match on the kind and read the offset.
     assert!(matches!(err.kind(), ErrorKind::Message(_)));

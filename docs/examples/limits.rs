@@ -24,7 +24,7 @@ fn main() -> Result<(), surp::Error> {
         .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "nesting deeper than the limit of 2 at byte 2"
+        "nesting deeper than the limit of 2 at byte 2, in [0][0]"
     );
 
     let long = surp::to_vec(&vec![0u32; 20])?;

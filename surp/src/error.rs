@@ -20,6 +20,11 @@ pub struct Error(Box<ErrorImpl>);
 struct ErrorImpl {
     kind: ErrorKind,
     offset: Option<usize>,
+    /// Where in the value the error was found (`orders[3].email`), when a
+    /// slice decode could tell.
+    path: Option<String>,
+    /// A hint about the input as a whole, such as that it looks like JSON.
+    hint: Option<&'static str>,
 }
 
 /// What went wrong.
@@ -205,18 +210,29 @@ impl PartialEq for ErrorKind {
 
 impl Error {
     /// An error of `kind` found at byte `offset` of the input.
+    // Never inlined: building the error is the rare path, and its size must
+    // not count against inlining the hot code that can fail.
     #[cold]
+    #[inline(never)]
     pub fn new(kind: ErrorKind, offset: usize) -> Error {
         Error(Box::new(ErrorImpl {
             kind,
             offset: Some(offset),
+            path: None,
+            hint: None,
         }))
     }
 
     /// An error with no input position (encoding errors, serde messages).
     #[cold]
+    #[inline(never)]
     pub fn without_offset(kind: ErrorKind) -> Error {
-        Error(Box::new(ErrorImpl { kind, offset: None }))
+        Error(Box::new(ErrorImpl {
+            kind,
+            offset: None,
+            path: None,
+            hint: None,
+        }))
     }
 
     /// What went wrong.
@@ -227,6 +243,45 @@ impl Error {
     /// The byte offset in the input where decoding stopped, if known.
     pub fn offset(&self) -> Option<usize> {
         self.0.offset
+    }
+
+    /// Where in the decoded value the error was found, in the notation
+    /// `field.list[3].name` (a map key that is not a string shows as `?`).
+    ///
+    /// Set by [`from_slice`](crate::from_slice) and
+    /// [`Options::from_slice`](crate::Options::from_slice), which decode the
+    /// input a second time, tracking the path, only after an error, so that
+    /// successful decoding costs nothing extra. `None` for errors at the
+    /// root, for encoding errors and for readers (a reader cannot be read
+    /// twice).
+    ///
+    /// ```
+    /// #[derive(serde::Deserialize, Debug)]
+    /// struct Order { customer: Customer }
+    /// #[derive(serde::Deserialize, Debug)]
+    /// struct Customer { email: String }
+    ///
+    /// let bytes = surp::to_vec(&serde_json::json!(
+    ///     [{"customer": {"email": "a@example.com"}}, {"customer": {"email": 1200}}]
+    /// )).unwrap();
+    /// let err = surp::from_slice::<Vec<Order>>(&bytes).unwrap_err();
+    /// assert_eq!(err.path(), Some("[1].customer.email"));
+    /// assert!(err.to_string().ends_with("in [1].customer.email"), "{err}");
+    /// ```
+    pub fn path(&self) -> Option<&str> {
+        self.0.path.as_deref()
+    }
+
+    #[cold]
+    pub(crate) fn with_path(mut self, path: String) -> Error {
+        self.0.path = Some(path);
+        self
+    }
+
+    #[cold]
+    pub(crate) fn with_hint(mut self, hint: &'static str) -> Error {
+        self.0.hint = Some(hint);
+        self
     }
 
     /// Places an error that has no position yet (a serde message) at `offset`.
@@ -401,9 +456,35 @@ fn unknown_ref(
 impl Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0.offset {
-            Some(offset) => write!(f, "{} at byte {offset}", self.0.kind),
-            None => Display::fmt(&self.0.kind, f),
+            Some(offset) => write!(f, "{} at byte {offset}", self.0.kind)?,
+            None => Display::fmt(&self.0.kind, f)?,
         }
+        if let Some(path) = &self.0.path {
+            write!(f, ", in {}", Elided(path))?;
+        }
+        if let Some(hint) = self.0.hint {
+            write!(f, " ({hint})")?;
+        }
+        Ok(())
+    }
+}
+
+/// A path as a message shows it: a very long one (a value nested a hundred
+/// levels deep) keeps its start and end, with the middle elided;
+/// [`Error::path`] has all of it.
+struct Elided<'a>(&'a str);
+
+impl Display for Elided<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const HEAD: usize = 40;
+        const TAIL: usize = 40;
+        let chars = self.0.chars().count();
+        if chars <= HEAD + TAIL + 10 {
+            return f.write_str(self.0);
+        }
+        let head: String = self.0.chars().take(HEAD).collect();
+        let tail: String = self.0.chars().skip(chars - TAIL).collect();
+        write!(f, "{head}...{tail} ({} characters)", chars)
     }
 }
 
@@ -412,6 +493,7 @@ impl fmt::Debug for Error {
         f.debug_struct("Error")
             .field("kind", &self.0.kind)
             .field("offset", &self.0.offset)
+            .field("path", &self.0.path)
             .finish()
     }
 }

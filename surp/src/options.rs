@@ -9,7 +9,7 @@ use std::io;
 use serde::de::{Deserialize, DeserializeOwned};
 
 use crate::de::Deserializer;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 
 /// Default [`Options::max_depth`].
 pub const DEFAULT_MAX_DEPTH: usize = 128;
@@ -37,6 +37,26 @@ pub struct Options {
     pub(crate) max_alloc: usize,
     pub(crate) max_dedup_strings: usize,
     pub(crate) max_dedup_shapes: usize,
+}
+
+/// Whether `input` starts like a JSON document: optional whitespace, then
+/// `{` followed by whitespace, `"` or `}`, or `[` followed by whitespace or
+/// the start of a JSON value. Surp documents rarely start that way (a Surp
+/// document starting with `{` would be the integer 123 followed by more).
+fn looks_like_json(input: &[u8]) -> bool {
+    let text = input.trim_ascii_start();
+    let next = text
+        .get(1..)
+        .map(<[u8]>::trim_ascii_start)
+        .and_then(|t| t.first());
+    match (text.first(), next) {
+        (Some(b'{'), Some(b'"' | b'}')) => true,
+        (Some(b'['), Some(c)) => matches!(
+            c,
+            b'{' | b'[' | b'"' | b']' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
+        ),
+        _ => false,
+    }
 }
 
 impl Default for Options {
@@ -101,11 +121,43 @@ impl Options {
 
     /// Decodes a `T` from `input` with these limits, borrowing where `T` can.
     /// Trailing bytes are an error.
+    ///
+    /// An error names the path to the failing value ([`Error::path`]): after
+    /// a failure the input is decoded once more with the path tracked, so
+    /// the success path pays nothing for it. An input that looks like JSON
+    /// text gets a hint saying so.
     pub fn from_slice<'de, T: Deserialize<'de>>(&self, input: &'de [u8]) -> Result<T> {
         let mut de = Deserializer::from_slice_with_options(input, self.clone());
-        let value = T::deserialize(&mut de)?;
-        de.end()?;
-        Ok(value)
+        match T::deserialize(&mut de).and_then(|value| de.end().map(|()| value)) {
+            Ok(value) => Ok(value),
+            Err(err) => Err(self.explain::<T>(input, err)),
+        }
+    }
+
+    /// Adds the path to the failing value, found by decoding `input` again
+    /// through a path-tracking wrapper, and a hint when the input looks like
+    /// JSON.
+    #[cold]
+    #[inline(never)]
+    fn explain<'de, T: Deserialize<'de>>(&self, input: &'de [u8], err: Error) -> Error {
+        let mut err = err;
+        if err.path().is_none() && !matches!(err.kind(), ErrorKind::TrailingBytes) {
+            let mut de = Deserializer::from_slice_with_options(input, self.clone());
+            let mut track = serde_path_to_error::Track::new();
+            let again = T::deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
+            // The decoder is deterministic, so the second pass fails at the
+            // same place; only then is its path the error's.
+            if let Err(second) = again {
+                let path = track.path().to_string();
+                if path != "." && second.offset() == err.offset() {
+                    err = err.with_path(path);
+                }
+            }
+        }
+        if looks_like_json(input) {
+            err = err.with_hint("the input looks like JSON text, not a Surp document");
+        }
+        err
     }
 
     /// Decodes a `T` from `reader` with these limits, then requires the end of

@@ -123,7 +123,12 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
             return Ok(None);
         }
         self.left -= 1;
-        seed.deserialize(&mut *self.de).map(Some)
+        let start = self.de.offset();
+        // An error raised after the element was read (an untagged enum
+        // that matched no variant) is placed at the element's start.
+        seed.deserialize(&mut *self.de)
+            .map(Some)
+            .map_err(|e| e.at(start))
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -180,7 +185,10 @@ impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for MapAccess<'_, R, K> {
 
     #[inline]
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
-        seed.deserialize(&mut *self.de)
+        let start = self.de.offset();
+        // As for elements: an error raised after the value was read is
+        // placed at the value's start.
+        seed.deserialize(&mut *self.de).map_err(|e| e.at(start))
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -1,0 +1,142 @@
+//! Decode errors say where in the value they happened (the path), place
+//! serde's own messages at a byte offset, and say when the input is JSON.
+
+use serde::Deserialize;
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Order {
+    id: u64,
+    customer: Customer,
+}
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Customer {
+    name: String,
+    email: String,
+}
+
+fn orders(bad_email: serde_json::Value) -> Vec<u8> {
+    let good =
+        serde_json::json!({"id": 1, "customer": {"name": "Ada", "email": "ada@example.com"}});
+    let bad = serde_json::json!({"id": 4, "customer": {"name": "Bob", "email": bad_email}});
+    surp::to_vec(&serde_json::json!({
+        "orders": [good.clone(), good.clone(), good, bad]
+    }))
+    .unwrap()
+}
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Orders {
+    orders: Vec<Order>,
+}
+
+#[test]
+fn a_type_error_names_the_path_to_the_failing_field() {
+    let bytes = orders(serde_json::json!(1200));
+    let err = surp::from_slice::<Orders>(&bytes).unwrap_err();
+    assert_eq!(err.path(), Some("orders[3].customer.email"));
+    let offset = err.offset().expect("placed at a byte");
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "invalid type: integer `1200`, expected a string at byte {offset}, in \
+             orders[3].customer.email"
+        )
+    );
+    // The offset is the failing value's: 1200 is written as uint tag + 2 bytes.
+    assert_eq!(
+        &bytes[offset..offset + 3],
+        &surp::to_vec(&1200u32).unwrap()[..]
+    );
+}
+
+#[test]
+fn a_malformed_document_gets_the_path_too() {
+    let mut bytes = orders(serde_json::json!("bob@example.com"));
+    // Cut inside the last email: its declared length runs past the end.
+    let at = bytes
+        .windows(15)
+        .position(|w| w == b"bob@example.com")
+        .unwrap();
+    bytes.truncate(at + 5);
+    let err = surp::from_slice::<Orders>(&bytes).unwrap_err();
+    assert_eq!(err.path(), Some("orders[3].customer.email"));
+    assert_eq!(err.offset(), Some(at - 1), "at the string's tag");
+    assert_eq!(err.classify(), surp::Category::Eof);
+}
+
+#[test]
+fn an_error_at_the_root_has_no_path() {
+    let err = surp::from_slice::<u8>(&surp::to_vec(&"x").unwrap()).unwrap_err();
+    assert_eq!(err.path(), None);
+    assert_eq!(
+        err.to_string(),
+        "invalid type: string \"x\", expected u8 at byte 0"
+    );
+    let err = surp::from_slice::<u8>(&[0x01, 0x02]).unwrap_err();
+    assert_eq!(err.path(), None, "trailing bytes are after the value");
+}
+
+#[derive(Debug, Deserialize, PartialEq)]
+#[serde(untagged)]
+enum IdOrName {
+    Id(u64),
+    Name(String),
+}
+
+#[derive(Debug, Deserialize)]
+#[allow(dead_code)]
+struct Account {
+    owner: IdOrName,
+}
+
+#[test]
+fn an_untagged_enum_that_matches_no_variant_is_placed_at_its_value() {
+    let bytes = surp::to_vec(&serde_json::json!({"owner": [1, 2]})).unwrap();
+    let err = surp::from_slice::<Account>(&bytes).unwrap_err();
+    // 0xb1 (a map of 1), "owner" (1 + 5 bytes): the array starts at byte 7.
+    assert_eq!(err.offset(), Some(7));
+    assert_eq!(err.path(), Some("owner"));
+    assert_eq!(
+        err.to_string(),
+        "data did not match any variant of untagged enum IdOrName at byte 7, in owner"
+    );
+    // The same in a sequence.
+    let bytes = surp::to_vec(&serde_json::json!([7, "x", true])).unwrap();
+    let err = surp::from_slice::<Vec<IdOrName>>(&bytes).unwrap_err();
+    assert_eq!(err.offset(), Some(4));
+    assert_eq!(err.path(), Some("[2]"));
+}
+
+#[test]
+fn json_input_gets_a_hint() {
+    for json in [
+        &b"{\"name\": \"surp\"}"[..],
+        b"  {\n  \"a\": 1\n}",
+        b"[1, 2, 3]",
+        b"[{\"a\": 1}]",
+    ] {
+        let err = surp::from_slice::<surp::Value>(json).unwrap_err();
+        assert!(
+            err.to_string()
+                .ends_with("(the input looks like JSON text, not a Surp document)"),
+            "{err}"
+        );
+    }
+    // Surp input is not taken for JSON.
+    let err = surp::from_slice::<surp::Value>(&[0xa3, 0x01]).unwrap_err();
+    assert!(!err.to_string().contains("JSON"), "{err}");
+}
+
+#[test]
+fn a_reader_reports_kind_and_offset_without_a_path() {
+    let bytes = orders(serde_json::json!(1200));
+    let from_slice = surp::from_slice::<Orders>(&bytes).unwrap_err();
+    let from_reader = surp::from_reader::<_, Orders>(&bytes[..]).unwrap_err();
+    assert_eq!(from_reader.path(), None);
+    assert_eq!(from_reader.kind(), from_slice.kind());
+    assert_eq!(from_reader.offset(), from_slice.offset());
+}
