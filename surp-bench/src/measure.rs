@@ -54,8 +54,50 @@ pub(crate) fn mb_per_s(size_bytes: u64, ns: u64) -> f64 {
 }
 
 /// The nanoseconds since `start`, saturated.
-pub(crate) fn elapsed_ns(start: Instant) -> u64 {
+fn elapsed_ns(start: Instant) -> u64 {
     u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+/// Times one encode into `scratch`, cleared first (capacity kept): every
+/// lane's encode runs go through here, so they are timed alike.
+pub(crate) fn timed_encode(
+    scratch: &mut Vec<u8>,
+    encode: impl FnOnce(&mut Vec<u8>) -> Result<(), CodecError>,
+) -> Result<u64, CodecError> {
+    scratch.clear();
+    let start = Instant::now();
+    encode(scratch)?;
+    let ns = elapsed_ns(start);
+    black_box(&scratch);
+    Ok(ns)
+}
+
+/// Times one decode; the decoded value is dropped after the clock stops:
+/// freeing it is not decoding.
+pub(crate) fn timed_decode<T>(
+    decode: impl FnOnce() -> Result<T, CodecError>,
+) -> Result<u64, CodecError> {
+    let start = Instant::now();
+    let decoded = decode()?;
+    let ns = elapsed_ns(start);
+    drop(black_box(decoded));
+    Ok(ns)
+}
+
+/// Times an encode into `scratch` (cleared first) and the decode of what
+/// it wrote, as one run; the decoded value is dropped after the clock.
+pub(crate) fn timed_roundtrip<T>(
+    scratch: &mut Vec<u8>,
+    encode: impl FnOnce(&mut Vec<u8>) -> Result<(), CodecError>,
+    decode: impl FnOnce(&[u8]) -> Result<T, CodecError>,
+) -> Result<u64, CodecError> {
+    scratch.clear();
+    let start = Instant::now();
+    encode(scratch)?;
+    let decoded = decode(black_box(scratch))?;
+    let ns = elapsed_ns(start);
+    drop(black_box(decoded));
+    Ok(ns)
 }
 
 /// One format's state while a dataset is measured: its checked encoding and
@@ -251,37 +293,13 @@ impl Lane for ValueLane<'_> {
             scratch,
             ..
         } = self;
-        Ok(match operation {
-            Operation::Encode => {
-                scratch.clear();
-                let start = Instant::now();
-                (codec.encode)(black_box(value), scratch)?;
-                let ns = elapsed_ns(start);
-                black_box(&scratch);
-                ns
-            }
-            Operation::Decode => {
-                let start = Instant::now();
-                let decoded = (codec.decode)(black_box(encoded))?;
-                let ns = elapsed_ns(start);
-                // Dropped after the clock stops: freeing the tree is not
-                // decoding.
-                drop(black_box(decoded));
-                ns
-            }
-            Operation::DecodeBorrowed => {
-                return Err("the value suite has no borrowed decode".into());
-            }
-            Operation::Roundtrip => {
-                scratch.clear();
-                let start = Instant::now();
-                (codec.encode)(black_box(value), scratch)?;
-                let decoded = (codec.decode)(black_box(scratch))?;
-                let ns = elapsed_ns(start);
-                drop(black_box(decoded));
-                ns
-            }
-        })
+        let encode = |buf: &mut Vec<u8>| (codec.encode)(black_box(value), buf);
+        match operation {
+            Operation::Encode => timed_encode(scratch, encode),
+            Operation::Decode => timed_decode(|| (codec.decode)(black_box(encoded))),
+            Operation::DecodeBorrowed => Err("the value suite has no borrowed decode".into()),
+            Operation::Roundtrip => timed_roundtrip(scratch, encode, codec.decode),
+        }
     }
 }
 

@@ -10,14 +10,13 @@
 
 use std::fmt::Debug;
 use std::hint::black_box;
-use std::time::Instant;
 
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use surp_datasets::typed::{AccessLog, GameSaves, GameUpdates, Mesh};
 
 use crate::format::CodecError;
-use crate::measure::{Lane, elapsed_ns};
+use crate::measure::{Lane, timed_decode, timed_encode, timed_roundtrip};
 use crate::typed_proto as proto;
 use crate::{Codec, Format, Operation};
 
@@ -342,43 +341,19 @@ impl<T: TypedData> Lane for SerdeLane<'_, T> {
     }
 
     fn run(&mut self, operation: Operation) -> Result<u64, CodecError> {
-        let codec = &self.codec;
-        Ok(match operation {
-            Operation::Encode => {
-                self.scratch.clear();
-                let start = Instant::now();
-                (codec.encode)(black_box(self.value), &mut self.scratch)?;
-                let ns = elapsed_ns(start);
-                black_box(&self.scratch);
-                ns
-            }
-            Operation::Decode => {
-                let start = Instant::now();
-                let decoded = (codec.decode)(black_box(&self.encoded))?;
-                let ns = elapsed_ns(start);
-                drop(black_box(decoded));
-                ns
-            }
+        let (codec, value, encoded) = (&self.codec, self.value, &self.encoded);
+        let encode = |buf: &mut Vec<u8>| (codec.encode)(black_box(value), buf);
+        match operation {
+            Operation::Encode => timed_encode(&mut self.scratch, encode),
+            Operation::Decode => timed_decode(|| (codec.decode)(black_box(encoded))),
             Operation::DecodeBorrowed => {
                 let borrow = codec
                     .decode_borrowed
                     .ok_or("this format has no borrowed decode")?;
-                let start = Instant::now();
-                let decoded = borrow(black_box(&self.encoded))?;
-                let ns = elapsed_ns(start);
-                drop(black_box(decoded));
-                ns
+                timed_decode(|| borrow(black_box(encoded)))
             }
-            Operation::Roundtrip => {
-                self.scratch.clear();
-                let start = Instant::now();
-                (codec.encode)(black_box(self.value), &mut self.scratch)?;
-                let decoded = (codec.decode)(black_box(&self.scratch))?;
-                let ns = elapsed_ns(start);
-                drop(black_box(decoded));
-                ns
-            }
-        })
+            Operation::Roundtrip => timed_roundtrip(&mut self.scratch, encode, codec.decode),
+        }
     }
 }
 
@@ -430,32 +405,14 @@ impl<T: TypedData> Lane for ProtoLane<T> {
 
     fn run(&mut self, operation: Operation) -> Result<u64, CodecError> {
         use prost::Message as _;
-        Ok(match operation {
-            Operation::Encode => {
-                self.scratch.clear();
-                let start = Instant::now();
-                black_box(&self.message).encode(&mut self.scratch)?;
-                let ns = elapsed_ns(start);
-                black_box(&self.scratch);
-                ns
-            }
-            Operation::Decode => {
-                let start = Instant::now();
-                let decoded = T::Proto::decode(black_box(self.encoded.as_slice()))?;
-                let ns = elapsed_ns(start);
-                drop(black_box(decoded));
-                ns
-            }
-            Operation::DecodeBorrowed => return Err("prost has no borrowed decode".into()),
-            Operation::Roundtrip => {
-                self.scratch.clear();
-                let start = Instant::now();
-                black_box(&self.message).encode(&mut self.scratch)?;
-                let decoded = T::Proto::decode(black_box(self.scratch.as_slice()))?;
-                let ns = elapsed_ns(start);
-                drop(black_box(decoded));
-                ns
-            }
-        })
+        let message = &self.message;
+        let encode = |buf: &mut Vec<u8>| Ok(black_box(message).encode(buf)?);
+        let decode = |bytes: &[u8]| Ok(T::Proto::decode(bytes)?);
+        match operation {
+            Operation::Encode => timed_encode(&mut self.scratch, encode),
+            Operation::Decode => timed_decode(|| decode(black_box(&self.encoded))),
+            Operation::DecodeBorrowed => Err("prost has no borrowed decode".into()),
+            Operation::Roundtrip => timed_roundtrip(&mut self.scratch, encode, decode),
+        }
     }
 }
