@@ -293,10 +293,14 @@ fn push_charts(out: &mut String, run: &Run, assets: &str) {
 
 /// Labels for the methodology entries the harness writes today, in reading
 /// order; entries not listed here follow, under their own names.
-const METHODOLOGY_LABELS: [(&str, &str); 8] = [
+const METHODOLOGY_LABELS: [(&str, &str); 12] = [
     ("order", "Order"),
     ("encode_buffer", "Encode buffer"),
     ("decode", "Decode"),
+    ("borrowed_decode", "Borrowed decode"),
+    ("schema", "Schema-bound formats"),
+    ("zstd", "Compressed size"),
+    ("encode_anomaly_v0_1_0", "The v0.1.0 encode anomaly"),
     ("timer", "Timer"),
     ("p95", "p95"),
     ("throughput", "Throughput"),
