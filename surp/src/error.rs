@@ -252,8 +252,9 @@ impl Error {
     /// [`Options::from_slice`](crate::Options::from_slice), which decode the
     /// input a second time, tracking the path, only after an error, so that
     /// successful decoding costs nothing extra. `None` for errors at the
-    /// root, for encoding errors and for readers (a reader cannot be read
-    /// twice).
+    /// root, for errors nested deeper than 32 containers (the second pass
+    /// stops there, so that it needs no more stack than the first), for
+    /// encoding errors and for readers (a reader cannot be read twice).
     ///
     /// ```
     /// #[derive(serde::Deserialize, Debug)]

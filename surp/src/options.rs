@@ -27,7 +27,7 @@ pub const DEFAULT_MAX_DEDUP_SHAPES: usize = 1 << 16;
 /// let bytes = surp::to_vec(&vec![vec![1u8]])?;
 /// let shallow = surp::Options::new().max_depth(1);
 /// let err = shallow.from_slice::<Vec<Vec<u8>>>(&bytes).unwrap_err();
-/// assert_eq!(err.to_string(), "nesting deeper than the limit of 1 at byte 1");
+/// assert_eq!(err.to_string(), "nesting deeper than the limit of 1 at byte 1, in [0]");
 /// # Ok(()) }
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,6 +38,10 @@ pub struct Options {
     pub(crate) max_dedup_strings: usize,
     pub(crate) max_dedup_shapes: usize,
 }
+
+/// How deep the path-tracking second decode of a failed
+/// [`Options::from_slice`] goes (see `explain`).
+const PATH_DEPTH: usize = 32;
 
 /// Whether `input` starts like a JSON document: optional whitespace, then
 /// `{` followed by whitespace, `"` or `}`, or `[` followed by whitespace or
@@ -142,7 +146,14 @@ impl Options {
     fn explain<'de, T: Deserialize<'de>>(&self, input: &'de [u8], err: Error) -> Error {
         let mut err = err;
         if err.path().is_none() && !matches!(err.kind(), ErrorKind::TrailingBytes) {
-            let mut de = Deserializer::from_slice_with_options(input, self.clone());
+            // The tracking wrapper adds stack frames at every level, so the
+            // second pass stops deeper than PATH_DEPTH: its stack stays within
+            // what the first pass used at the full depth limit. An error
+            // deeper than that keeps its offset and gets no path (the
+            // offsets differ, below).
+            let mut opts = self.clone();
+            opts.max_depth = opts.max_depth.min(PATH_DEPTH);
+            let mut de = Deserializer::from_slice_with_options(input, opts);
             let mut track = serde_path_to_error::Track::new();
             let again = T::deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
             // The decoder is deterministic, so the second pass fails at the

@@ -140,3 +140,32 @@ fn a_reader_reports_kind_and_offset_without_a_path() {
     assert_eq!(from_reader.kind(), from_slice.kind());
     assert_eq!(from_reader.offset(), from_slice.offset());
 }
+
+mod common;
+
+/// The stack the hostile tests give a decode at the full depth limit.
+const SMALL_STACK_KIB: usize = if cfg!(debug_assertions) { 1024 } else { 256 };
+
+/// `depth` arrays of one item around a 2-byte string with invalid UTF-8.
+fn bad_string_at_depth(depth: usize) -> Vec<u8> {
+    let mut bytes = vec![0xa1; depth];
+    bytes.extend([0x82, 0xff, 0xfe]);
+    bytes
+}
+
+#[test]
+fn finding_the_path_of_a_deep_error_fits_the_stack_a_decode_at_the_limit_gets() {
+    common::on_stack_of(SMALL_STACK_KIB, || {
+        // As deep as the path-tracking second pass goes (32 containers).
+        let err = surp::from_slice::<surp::Value>(&bad_string_at_depth(32)).unwrap_err();
+        assert_eq!(err.path(), Some("[0]".repeat(32).as_str()));
+        assert_eq!(err.offset(), Some(33));
+        // Deeper errors keep their kind and offset, without a path.
+        for depth in [33, 100, 127] {
+            let err = surp::from_slice::<surp::Value>(&bad_string_at_depth(depth)).unwrap_err();
+            assert_eq!(*err.kind(), surp::ErrorKind::InvalidUtf8, "depth {depth}");
+            assert_eq!(err.offset(), Some(depth + 1), "depth {depth}");
+            assert_eq!(err.path(), None, "depth {depth}");
+        }
+    });
+}
