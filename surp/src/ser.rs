@@ -65,6 +65,19 @@ impl<O: Output> Serializer<O> {
         })
     }
 
+    /// Begins a tuple or struct: serde gives its length up front, so it
+    /// never needs the side buffer of [`Compound`].
+    #[inline]
+    fn begin_fixed(&mut self, kind: Kind, len: usize) -> Result<Fixed<'_, O>> {
+        wire::write_header(&mut self.out, kind, len)?;
+        Ok(Fixed {
+            ser: self,
+            kind,
+            declared: len,
+            written: 0,
+        })
+    }
+
     /// Writes the one-entry map header and the variant name of an enum.
     #[inline]
     fn variant(&mut self, variant: &str) -> Result<()> {
@@ -77,12 +90,12 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = Compound<'a, O>;
-    type SerializeTuple = Compound<'a, O>;
-    type SerializeTupleStruct = Compound<'a, O>;
-    type SerializeTupleVariant = Compound<'a, O>;
+    type SerializeTuple = Fixed<'a, O>;
+    type SerializeTupleStruct = Fixed<'a, O>;
+    type SerializeTupleVariant = Fixed<'a, O>;
     type SerializeMap = Compound<'a, O>;
-    type SerializeStruct = Compound<'a, O>;
-    type SerializeStructVariant = Compound<'a, O>;
+    type SerializeStruct = Fixed<'a, O>;
+    type SerializeStructVariant = Fixed<'a, O>;
 
     #[inline]
     fn serialize_bool(self, v: bool) -> Result<()> {
@@ -126,7 +139,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     fn serialize_u128(self, v: u128) -> Result<()> {
         wire::write_u128(&mut self.out, v)
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_f32(self, v: f32) -> Result<()> {
         wire::write_f32(&mut self.out, v)
     }
@@ -198,14 +211,14 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     }
     #[inline]
     fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple> {
-        self.begin(Kind::Array, Some(len))
+        self.begin_fixed(Kind::Array, len)
     }
     fn serialize_tuple_struct(
         self,
         _name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeTupleStruct> {
-        self.begin(Kind::Array, Some(len))
+        self.begin_fixed(Kind::Array, len)
     }
     fn serialize_tuple_variant(
         self,
@@ -215,7 +228,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         len: usize,
     ) -> Result<Self::SerializeTupleVariant> {
         self.variant(variant)?;
-        self.begin(Kind::Array, Some(len))
+        self.begin_fixed(Kind::Array, len)
     }
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap> {
@@ -223,7 +236,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     }
     #[inline]
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Self::SerializeStruct> {
-        self.begin(Kind::Map, Some(len))
+        self.begin_fixed(Kind::Map, len)
     }
     fn serialize_struct_variant(
         self,
@@ -233,7 +246,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         len: usize,
     ) -> Result<Self::SerializeStructVariant> {
         self.variant(variant)?;
-        self.begin(Kind::Map, Some(len))
+        self.begin_fixed(Kind::Map, len)
     }
 
     fn is_human_readable(&self) -> bool {
@@ -260,16 +273,6 @@ impl<O: Output> Compound<'_, O> {
             value.serialize(&mut *self.ser)
         } else {
             value.serialize(&mut Serializer::new(&mut self.spill))
-        }
-    }
-
-    /// Writes a struct field's name, wherever items go.
-    #[inline]
-    fn key(&mut self, key: &str) -> Result<()> {
-        if self.declared.is_some() {
-            wire::write_str(&mut self.ser.out, key)
-        } else {
-            wire::write_str(&mut self.spill, key)
         }
     }
 
@@ -304,41 +307,6 @@ impl<O: Output> ser::SerializeSeq for Compound<'_, O> {
     }
 }
 
-impl<O: Output> ser::SerializeTuple for Compound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-    #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<O: Output> ser::SerializeTupleStruct for Compound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<O: Output> ser::SerializeTupleVariant for Compound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        ser::SerializeSeq::serialize_element(self, value)
-    }
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
 impl<O: Output> ser::SerializeMap for Compound<'_, O> {
     type Ok = ();
     type Error = Error;
@@ -351,23 +319,15 @@ impl<O: Output> ser::SerializeMap for Compound<'_, O> {
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.item(value)
     }
+    // serde's default is not always inlined into a recursive `serialize`.
     #[inline]
-    fn end(self) -> Result<()> {
-        self.finish()
-    }
-}
-
-impl<O: Output> ser::SerializeStruct for Compound<'_, O> {
-    type Ok = ();
-    type Error = Error;
-    #[inline]
-    fn serialize_field<T: Serialize + ?Sized>(
+    fn serialize_entry<K: Serialize + ?Sized, V: Serialize + ?Sized>(
         &mut self,
-        key: &'static str,
-        value: &T,
+        key: &K,
+        value: &V,
     ) -> Result<()> {
         self.written += 1;
-        self.key(key)?;
+        self.item(key)?;
         self.item(value)
     }
     #[inline]
@@ -376,7 +336,103 @@ impl<O: Output> ser::SerializeStruct for Compound<'_, O> {
     }
 }
 
-impl<O: Output> ser::SerializeStructVariant for Compound<'_, O> {
+/// The state of a tuple or struct being written: serde gave its length up
+/// front, so its header is written and its items follow it directly.
+///
+/// Kept apart from [`Compound`] so that a struct's fields need no check for
+/// a side buffer: derived `serialize` methods then keep this state in
+/// registers.
+#[derive(Debug)]
+pub struct Fixed<'a, O> {
+    ser: &'a mut Serializer<O>,
+    kind: Kind,
+    declared: usize,
+    written: usize,
+}
+
+impl<O: Output> Fixed<'_, O> {
+    #[inline(always)]
+    fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.written += 1;
+        value.serialize(&mut *self.ser)
+    }
+
+    #[inline(always)]
+    fn finish(self) -> Result<()> {
+        if self.declared == self.written {
+            return Ok(());
+        }
+        Err(self.mismatch())
+    }
+
+    #[cold]
+    fn mismatch(&self) -> Error {
+        Error::without_offset(ErrorKind::LengthMismatch {
+            kind: self.kind,
+            declared: self.declared,
+            written: self.written,
+        })
+    }
+}
+
+impl<O: Output> ser::SerializeTuple for Fixed<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeTupleStruct for Fixed<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    #[inline]
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    #[inline]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeTupleVariant for Fixed<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
+        self.element(value)
+    }
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeStruct for Fixed<'_, O> {
+    type Ok = ();
+    type Error = Error;
+    // Always inlined into the derived `serialize`, where `key` is a constant:
+    // its header and bytes fold into one fixed-size write.
+    #[inline(always)]
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<()> {
+        wire::write_static_str(&mut self.ser.out, key)?;
+        self.element(value)
+    }
+    #[inline(always)]
+    fn end(self) -> Result<()> {
+        self.finish()
+    }
+}
+
+impl<O: Output> ser::SerializeStructVariant for Fixed<'_, O> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(
@@ -426,12 +482,12 @@ impl<'a, O: Output> ser::Serializer for SomeSerializer<'a, O> {
     type Ok = ();
     type Error = Error;
     type SerializeSeq = Compound<'a, O>;
-    type SerializeTuple = Compound<'a, O>;
-    type SerializeTupleStruct = Compound<'a, O>;
-    type SerializeTupleVariant = Compound<'a, O>;
+    type SerializeTuple = Fixed<'a, O>;
+    type SerializeTupleStruct = Fixed<'a, O>;
+    type SerializeTupleVariant = Fixed<'a, O>;
     type SerializeMap = Compound<'a, O>;
-    type SerializeStruct = Compound<'a, O>;
-    type SerializeStructVariant = Compound<'a, O>;
+    type SerializeStruct = Fixed<'a, O>;
+    type SerializeStructVariant = Fixed<'a, O>;
 
     forward! {
         serialize_bool(v: bool) -> ();

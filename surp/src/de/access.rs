@@ -272,6 +272,30 @@ mod tests {
     }
 
     #[test]
+    fn a_unit_variant_name_is_checked_like_any_string() {
+        let e = crate::from_slice::<Shape>(b"\x82P\xff").unwrap_err();
+        assert_eq!((e.kind(), e.offset()), (&ErrorKind::InvalidUtf8, Some(2)));
+        let e = crate::from_slice::<Shape>(b"\x85Poi").unwrap_err();
+        assert_eq!(
+            (e.kind(), e.offset()),
+            (
+                &ErrorKind::LengthExceedsInput {
+                    kind: wire::Kind::Str,
+                    len: 5
+                },
+                Some(0)
+            )
+        );
+        let e = crate::from_slice::<Vec<Shape>>(b"\xa2\x85Point\x84Line").unwrap_err();
+        assert_eq!((e.classify(), e.offset()), (Category::Data, Some(7)));
+        let mut reader = crate::Deserializer::from_reader(&b"\x85Point"[..]);
+        assert!(matches!(
+            serde::Deserialize::deserialize(&mut reader),
+            Ok(Shape::Point)
+        ));
+    }
+
+    #[test]
     fn a_value_that_is_neither_string_nor_map_is_not_an_enum() {
         let e = crate::from_slice::<Shape>(&[0, wire::TRUE]).unwrap_err();
         assert_eq!(*e.kind(), ErrorKind::NotAnEnum(0));

@@ -10,7 +10,7 @@ use serde::de::{DeserializeSeed, Visitor};
 
 use super::Deserializer;
 use super::access::{EnumAccess, Keys};
-use super::utf8::utf8;
+use super::utf8::{utf8, utf8_slow};
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{Read, Reference, Span};
@@ -258,8 +258,12 @@ pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
     seed: K,
 ) -> Result<K::Value> {
     let result = match read.recall(kept) {
-        Reference::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(utf8(b, text_at)?)),
-        Reference::Copied(b) => seed.deserialize(StrDeserializer::<Error>::new(utf8(b, text_at)?)),
+        Reference::Borrowed(b) => {
+            seed.deserialize(BorrowedStrDeserializer::new(utf8_slow(b, text_at)?))
+        }
+        Reference::Copied(b) => {
+            seed.deserialize(StrDeserializer::<Error>::new(utf8_slow(b, text_at)?))
+        }
     };
     result.map_err(|e: Error| e.at(start))
 }

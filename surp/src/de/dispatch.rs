@@ -365,7 +365,25 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         let start = self.read.offset();
         let tag = self.next_tag()?;
         match tag {
-            // A unit variant is its name.
+            // A unit variant is its name; in a plain document a literal
+            // needs no table slot, so it is taken directly.
+            wire::FIXSTR..=wire::FIXSTR_LAST | wire::STR8..=wire::STR_LAST
+                if self.dict.is_none() =>
+            {
+                let len = self.header_len(Kind::Str, tag)?;
+                let len = self.literal_len(Kind::Str, len, start)?;
+                let at = self.read.offset();
+                let result = match self.read.take(len) {
+                    Ok(Reference::Borrowed(b)) => {
+                        visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, at)?))
+                    }
+                    Ok(Reference::Copied(b)) => {
+                        visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, at)?))
+                    }
+                    Err(e) => return Err(self.short_payload(Kind::Str, len, start, e)),
+                };
+                result.map_err(|e: Error| e.at(start))
+            }
             wire::FIXSTR..=wire::FIXSTR_LAST
             | wire::STR8..=wire::STR_LAST
             | wire::STR_REF1..=wire::STR_REF3 => {

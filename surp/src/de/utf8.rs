@@ -8,7 +8,7 @@ use crate::error::{Error, ErrorKind, Result};
 /// Whether every byte is below 0x80. Keys and short values are a few bytes
 /// long, where `<[u8]>::is_ascii` loops byte by byte; two overlapping word
 /// loads check up to 16 bytes at once.
-#[inline]
+#[inline(always)]
 fn is_ascii(bytes: &[u8]) -> bool {
     let n = bytes.len();
     let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().expect("8 bytes"));
@@ -23,14 +23,30 @@ fn is_ascii(bytes: &[u8]) -> bool {
 }
 
 /// Validates a string payload; `offset` is where it starts, for the error.
-#[inline]
+///
+/// Always inlined: the ASCII test of a short key is a few instructions, less
+/// than the call was; everything else goes to [`utf8_slow`].
+#[inline(always)]
 pub(super) fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
-    if is_ascii(bytes) {
+    if bytes.len() <= 16 && is_ascii(bytes) {
         // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
         // valid UTF-8. This skips `str::from_utf8`'s per-call setup, which
         // dominates on the short strings (keys, names) that most documents are
         // made of; tests in this module cover ASCII, non-ASCII and invalid
         // payloads of every length up to 64.
+        #[allow(unsafe_code)]
+        return Ok(unsafe { str::from_utf8_unchecked(bytes) });
+    }
+    utf8_slow(bytes, offset)
+}
+
+/// Long strings, and short ones with non-ASCII bytes; also [`utf8`] without
+/// the inlined fast path, for call sites where inlining it costs more than
+/// the call (a deduplicated document's keys taken from shapes).
+#[inline(never)]
+pub(super) fn utf8_slow(bytes: &[u8], offset: usize) -> Result<&str> {
+    if is_ascii(bytes) {
+        // SAFETY: as in `utf8`: ASCII bytes are valid UTF-8.
         #[allow(unsafe_code)]
         return Ok(unsafe { str::from_utf8_unchecked(bytes) });
     }

@@ -123,8 +123,15 @@ pub fn write_f64<O: Output + ?Sized>(out: &mut O, v: f64) -> Result<()> {
 }
 
 /// Writes an `f32` as binary16 when that is exact, else as binary32.
-#[inline]
+#[inline(always)]
 pub fn write_f32<O: Output + ?Sized>(out: &mut O, v: f32) -> Result<()> {
+    // Every binary32 that binary16 holds has its 13 low mantissa bits clear
+    // (normals, subnormals, infinities and NaNs alike; zero trivially), so
+    // one test sends most measured data straight to binary32. Only here: on
+    // `write_f64`'s path it costs more than it saves.
+    if v.to_bits() & ((1 << 13) - 1) != 0 {
+        return write_f32_bits(out, v.to_bits());
+    }
     match float::f32_to_f16_exact(v) {
         Some(h) => write_f16_bits(out, h),
         None => write_f32_bits(out, v.to_bits()),
@@ -148,6 +155,23 @@ fn write_f32_bits<O: Output + ?Sized>(out: &mut O, bits: u32) -> Result<()> {
 pub fn write_str<O: Output + ?Sized>(out: &mut O, s: &str) -> Result<()> {
     write_header(out, Kind::Str, s.len())?;
     out.write_all(s.as_bytes())
+}
+
+/// Writes a string that is a constant where this is inlined, such as a
+/// struct's field name: up to 15 bytes, its header and bytes fold into one
+/// constant buffer written in a single fixed-size copy, instead of a tag
+/// write and a copy of variable length.
+#[inline(always)]
+pub fn write_static_str<O: Output + ?Sized>(out: &mut O, s: &str) -> Result<()> {
+    const BUF: usize = 16;
+    let len = s.len();
+    if len < BUF {
+        let mut buf = [0u8; BUF];
+        buf[0] = Kind::Str.inline().0 | len as u8;
+        buf[1..1 + len].copy_from_slice(s.as_bytes());
+        return out.write_prefix(&buf, 1 + len);
+    }
+    write_str(out, s)
 }
 
 /// Writes a byte string: header and bytes.

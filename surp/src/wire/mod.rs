@@ -450,6 +450,31 @@ mod tests {
     }
 
     #[test]
+    fn static_strings_encode_like_strings_at_every_length() {
+        // The one-copy form covers 0..=15 bytes; longer ones fall back.
+        let text = "\u{e9}abcdefghijklmnopqrstuvwxyz0123456789";
+        for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let s = &text[..end];
+            let bytes = encode(|o| write_static_str(o, s));
+            assert_eq!(bytes, encode(|o| write_str(o, s)), "{s:?}");
+            assert_eq!(bytes.len(), str_size(s.len()));
+        }
+    }
+
+    #[test]
+    fn f32_takes_binary16_exactly_when_that_is_exact() {
+        for h in 0..=u16::MAX {
+            let v = crate::float::f16_to_f32(h);
+            let [lo, hi] = h.to_le_bytes();
+            assert_eq!(encode(|o| write_f32(o, v)), [F16, lo, hi], "{h:#06x}");
+            // Any of the 13 low bits set leaves binary16's precision.
+            let off = f32::from_bits(v.to_bits() | 1);
+            let b = off.to_bits().to_le_bytes();
+            assert_eq!(encode(|o| write_f32(o, off)), [F32, b[0], b[1], b[2], b[3]]);
+        }
+    }
+
+    #[test]
     fn truncated_header_is_an_error() {
         assert_eq!(
             *decode_header(&[0xd9, 1], 0).unwrap_err().kind(),
