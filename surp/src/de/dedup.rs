@@ -17,23 +17,33 @@ use crate::read::{Read, Reference, Span};
 use crate::wire::{self, Kind};
 
 impl<'de, R: Read<'de>> Deserializer<R> {
-    /// Reads a string payload of a deduplicated document, giving it a table
-    /// slot when it takes one; returns where it is and where it was kept.
-    pub(super) fn str_payload(&mut self, start: usize, len: u64) -> Result<(Span, Span)> {
+    /// Reads a string payload, and in a deduplicated document gives it a
+    /// table slot when it takes one; returns where it is and, if it was
+    /// kept (validated once, here), where. A `key` is kept even when it
+    /// takes no slot: a shape made from an explicit map needs its keys.
+    pub(super) fn str_payload(
+        &mut self,
+        start: usize,
+        len: u64,
+        key: bool,
+    ) -> Result<(Span, Option<Span>)> {
         let len = self.literal_len(Kind::Str, len, start)?;
         let span = match self.read.fill(len) {
             Ok(span) => span,
             Err(e) => return Err(self.short_payload(Kind::Str, len, start, e)),
         };
-        // Kept even when it takes no slot: a shape made from an explicit map
-        // needs its keys.
-        let kept = self.read.remember(span);
-        if let Some(dict) = &mut self.dict
-            && dict.takes_slot(len)
-        {
+        let Some(dict) = &self.dict else {
+            return Ok((span, None));
+        };
+        let slot = dict.takes_slot(len);
+        if !slot && !key {
+            return Ok((span, None));
+        }
+        let kept = self.read.remember_str(span)?;
+        if slot && let Some(dict) = &mut self.dict {
             dict.push_string(kept);
         }
-        Ok((span, kept))
+        Ok((span, Some(kept)))
     }
 
     #[cold]
@@ -43,7 +53,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         len: u64,
         visitor: V,
     ) -> Result<V::Value> {
-        let (span, _) = self.str_payload(start, len)?;
+        let (span, kept) = self.str_payload(start, len, false)?;
+        if let Some(kept) = kept {
+            return self.visit_kept_str(start, kept, visitor);
+        }
         let result = match self.read.payload(span) {
             Reference::Borrowed(b) => visitor.visit_borrowed_str(utf8(b, span.start)?),
             Reference::Copied(b) => visitor.visit_str(utf8(b, span.start)?),
@@ -79,9 +92,25 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         kept: Span,
         visitor: V,
     ) -> Result<V::Value> {
-        let result = match self.read.recall(kept) {
-            Reference::Borrowed(b) => visitor.visit_borrowed_str(utf8(b, start)?),
-            Reference::Copied(b) => visitor.visit_str(utf8(b, start)?),
+        // Kept strings were validated when kept: a reference costs O(1).
+        let result = match self.read.recall_str(kept) {
+            Reference::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Reference::Copied(s) => visitor.visit_str(s),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    /// A unit enum variant written as a string reference.
+    pub(super) fn visit_enum_str_ref<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        tag: u8,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let kept = self.str_ref(start, tag)?;
+        let result = match self.read.recall_str(kept) {
+            Reference::Borrowed(s) => visitor.visit_enum(BorrowedStrDeserializer::new(s)),
+            Reference::Copied(s) => visitor.visit_enum(StrDeserializer::<Error>::new(s)),
         };
         result.map_err(|e: Error| e.at(start))
     }
@@ -113,16 +142,18 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<K::Value> {
         let start = self.read.offset();
         let tag = self.peek_tag()?;
-        let (kept, text_at) = match tag {
+        let kept = match tag {
             wire::FIXSTR..=wire::FIXSTR_LAST | wire::STR8..=wire::STR_LAST => {
                 self.read.next_u8()?;
                 let len = self.header_len(Kind::Str, tag)?;
-                let (span, kept) = self.str_payload(start, len)?;
-                (kept, span.start)
+                match self.str_payload(start, len, true)? {
+                    (_, Some(kept)) => kept,
+                    (_, None) => unreachable!("a key of a deduplicated document is kept"),
+                }
             }
             wire::STR_REF1..=wire::STR_REF3 => {
                 self.read.next_u8()?;
-                (self.str_ref(start, tag)?, start)
+                self.str_ref(start, tag)?
             }
             _ => {
                 shape.other_key();
@@ -134,7 +165,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         {
             dict.push_pending_key(kept);
         }
-        key_from_kept(&self.read, start, text_at, kept, seed)
+        key_from_kept(&self.read, start, kept, seed)
     }
 
     /// A map written as a shape reference: keys from the shape, values inline.
@@ -241,25 +272,21 @@ impl Keys for ShapeKeys {
         };
         let kept = dict.shape_key(self.next);
         self.next += 1;
-        key_from_kept(&de.read, self.start, self.start, kept, seed)
+        key_from_kept(&de.read, self.start, kept, seed)
     }
 }
 
-/// Hands a string kept by the tables to a key seed.
-///
-/// `start` places serde's errors (the key's token); `text_at` is where the
-/// text starts in the input, to place a UTF-8 error at its bad byte (for a
-/// string that came from a table, the referring token).
+/// Hands a string kept by the tables (valid UTF-8, checked when it was
+/// kept) to a key seed; `start` places serde's errors (the key's token).
 pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
     read: &R,
     start: usize,
-    text_at: usize,
     kept: Span,
     seed: K,
 ) -> Result<K::Value> {
-    let result = match read.recall(kept) {
-        Reference::Borrowed(b) => seed.deserialize(BorrowedStrDeserializer::new(utf8(b, text_at)?)),
-        Reference::Copied(b) => seed.deserialize(StrDeserializer::<Error>::new(utf8(b, text_at)?)),
+    let result = match read.recall_str(kept) {
+        Reference::Borrowed(s) => seed.deserialize(BorrowedStrDeserializer::new(s)),
+        Reference::Copied(s) => seed.deserialize(StrDeserializer::<Error>::new(s)),
     };
     result.map_err(|e: Error| e.at(start))
 }
