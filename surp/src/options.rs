@@ -168,7 +168,7 @@ impl Options {
     pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
         let mut de = Deserializer::from_reader_with_options(reader, self.clone());
         // Read the marker before the root's offset is taken, as a slice does.
-        de.start_document()?;
+        de.at_root()?;
         let value = T::deserialize(&mut de)?;
         de.end()?;
         Ok(value)

@@ -76,7 +76,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// current document, read again (an implicit `Some`, a newtype), it is
     /// the root of the next one.
     #[cold]
-    pub(super) fn at_root(&mut self) -> Result<()> {
+    pub(crate) fn at_root(&mut self) -> Result<()> {
         if self.read.offset() != self.doc_root {
             self.start_document()?;
         }

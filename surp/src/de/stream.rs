@@ -83,9 +83,11 @@ impl<'de, R: Read<'de>, T: Deserialize<'de>> Iterator for StreamDeserializer<'de
         }
         let result = match self.de.read.peek() {
             Ok(None) => return None,
+            // Starts the document now (unless the deserializer just did),
+            // so that its marker is read before the root's offset is taken.
             Ok(Some(_)) => self
                 .de
-                .start_document()
+                .at_root()
                 .and_then(|()| T::deserialize(&mut self.de)),
             Err(e) => Err(e),
         };

@@ -99,6 +99,20 @@ pub fn usage_of<T>(f: impl FnOnce() -> T) -> Usage {
     usage
 }
 
+/// Runs `f` and returns its heap use with its result (whose later drop is
+/// not counted).
+pub fn usage_with<T>(f: impl FnOnce() -> T) -> (Usage, T) {
+    let before = LIVE.with(Cell::get);
+    PEAK.with(|peak| peak.set(before));
+    let total_before = TOTAL.with(Cell::get);
+    let result = f();
+    let usage = Usage {
+        peak: PEAK.with(Cell::get) - before,
+        total: TOTAL.with(Cell::get) - total_before,
+    };
+    (usage, result)
+}
+
 /// Runs `f` and returns the most heap it held live at once.
 pub fn peak_heap_during<T>(f: impl FnOnce() -> T) -> usize {
     usage_of(f).peak
