@@ -118,9 +118,11 @@ pub trait Read<'de>: private::Sealed {
     fn skip_probe(&mut self, len: usize, probe: usize) -> Result<bool>;
 }
 
-/// Validates a string payload kept for references; `at` is where it starts.
+/// Validates a string payload kept for references (with the decoder's fast
+/// path for short ASCII strings); `at` is where it starts.
+#[inline]
 fn kept_utf8(bytes: &[u8], at: usize) -> Result<&str> {
-    std::str::from_utf8(bytes).map_err(|e| Error::new(ErrorKind::InvalidUtf8, at + e.valid_up_to()))
+    crate::de::validate_utf8(bytes, at)
 }
 
 /// Decoding input borrowed from a byte slice.

@@ -9,7 +9,7 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::access::{EnumAccess, Keys};
+use super::access::{AnyKeys, EnumAccess, Keys};
 use super::utf8::utf8;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
@@ -32,6 +32,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             Ok(span) => span,
             Err(e) => return Err(self.short_payload(Kind::Str, len, start, e)),
         };
+        if self.depth == 0 && self.dict.is_some() {
+            // A root string: the tables may be an earlier document's.
+            self.new_root(start);
+        }
         let Some(dict) = &self.dict else {
             return Ok((span, None));
         };
@@ -67,6 +71,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// Resolves a string reference whose tag was just read.
     #[cold]
     pub(super) fn str_ref(&mut self, start: usize, tag: u8) -> Result<Span> {
+        if self.depth == 0 {
+            self.new_root(start);
+        }
         let index = self.read.read_le(wire::str_ref_width(tag))? as u32;
         let Some(dict) = &self.dict else {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
@@ -124,6 +131,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value> {
+        if self.depth == 0 {
+            // A root map: the tables may be an earlier document's.
+            self.new_root(start);
+            if self.dict.is_none() {
+                return self
+                    .visit_entries(start, len, AnyKeys, visitor)
+                    .map(|(value, _)| value);
+            }
+        }
         let header_size = self.read.offset() - start;
         let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
         let keys = ShapeCandidate::new(len as u64, header_size);
@@ -206,6 +222,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     #[cold]
     pub(super) fn shape_ref(&mut self, start: usize, tag: u8) -> Result<(u32, u32)> {
+        if self.depth == 0 {
+            self.new_root(start);
+        }
         let index = self.read.read_le(wire::shape_ref_width(tag))? as u32;
         let Some(dict) = &self.dict else {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));

@@ -86,7 +86,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 }
             }
             wire::RESERVED => return Err(Error::new(ErrorKind::ReservedTag(tag), start)),
-            wire::DEDUP_MARKER => return Err(Error::new(ErrorKind::MisplacedDedupMarker, start)),
+            wire::DEDUP_MARKER => return self.visit_marker(start, visitor),
             wire::STR_REF1..=wire::STR_REF3 => {
                 let span = self.str_ref(start, tag)?;
                 return self.visit_kept_str(start, span, visitor);

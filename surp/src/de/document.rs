@@ -2,10 +2,14 @@
 //! starts afresh (the deduplication tables, the kept strings, the expansion
 //! budget), so that nothing of one document reaches the next.
 //!
-//! A tag read at depth 0 is the root tag of a document. The first one read
-//! at an offset other than the current root's starts the next document:
-//! that check (`depth == 0`, then a cold call) is the one cost of this on
-//! the hot path.
+//! A value at depth 0 is the root of a document; one at an offset other
+//! than the current root's is the root of the next document. The decoding
+//! functions and the stream iterator start each document before its root
+//! (reading its marker); when a caller decodes several values from one
+//! `Deserializer` itself, the state is reset lazily, where it would first
+//! be used: a container opened at depth 0 (one `depth == 0` check per
+//! container, the only cost on the hot path), and, in cold code, a string
+//! literal or a reference meeting a table, and a marker at depth 0.
 
 use super::Deserializer;
 use crate::dedup::Dictionary;
@@ -87,23 +91,61 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// kept strings and the expansion of the previous one, and reads the
     /// deduplication marker if the document has one.
     pub(crate) fn start_document(&mut self) -> Result<()> {
+        self.reset_document(self.read.offset());
+        if self.read.peek()? == Some(wire::DEDUP_MARKER) {
+            self.read.next_u8()?;
+            self.begin_tables();
+        }
+        self.doc_root = self.read.offset();
+        Ok(())
+    }
+
+    /// Forgets everything the previous document owned; the next one starts
+    /// (and, until a marker says otherwise, has its root) at `start`.
+    fn reset_document(&mut self, start: usize) {
         self.dict = None;
         self.expanded = 0;
         self.implicit_some = (0, 0);
         self.read.forget();
         self.claims.clear();
-        // No collection is open at depth 0, so no hint is outstanding.
-        self.hint_budget = self.read.remaining().unwrap_or(0);
-        self.doc_start = self.read.offset();
-        if self.read.peek()? == Some(wire::DEDUP_MARKER) {
-            self.read.next_u8()?;
-            self.dict = Some(Box::new(Dictionary::new(
-                self.opts.max_dedup_strings,
-                self.opts.max_dedup_shapes,
-            )));
+        self.doc_start = start;
+        self.doc_root = start;
+    }
+
+    fn begin_tables(&mut self) {
+        self.dict = Some(Box::new(Dictionary::new(
+            self.opts.max_dedup_strings,
+            self.opts.max_dedup_shapes,
+        )));
+    }
+
+    /// A value whose tag is at `start` was met at depth 0: unless it is the
+    /// current root (read again by an implicit `Some` or a newtype), it is
+    /// the root of a new, plain document.
+    #[cold]
+    pub(super) fn new_root(&mut self, start: usize) {
+        if start != self.doc_root {
+            self.reset_document(start);
         }
-        self.doc_root = self.read.offset();
-        Ok(())
+    }
+
+    /// The marker was read at `start`: at depth 0 and not at the current
+    /// root it starts a new deduplicated document, whose root follows;
+    /// anywhere else it is misplaced.
+    #[cold]
+    pub(super) fn visit_marker<V: serde::de::Visitor<'de>>(
+        &mut self,
+        start: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        if self.depth != 0 || start == self.doc_root {
+            return Err(Error::new(ErrorKind::MisplacedDedupMarker, start));
+        }
+        self.reset_document(start);
+        self.begin_tables();
+        self.doc_root = start + 1;
+        let tag = self.read.next_u8()?;
+        self.any_tag(start + 1, tag, visitor)
     }
 
     /// Charges `amount` bytes of expansion (what a reference stands for) at

@@ -26,6 +26,7 @@ mod stream;
 mod utf8;
 
 pub use stream::{StreamDeserializer, take_from_slice};
+pub(crate) use utf8::utf8 as validate_utf8;
 
 use serde::de::IntoDeserializer;
 
@@ -146,17 +147,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     #[inline]
     fn next_tag(&mut self) -> Result<u8> {
-        if self.depth == 0 {
-            self.at_root()?;
-        }
         self.read.next_u8()
     }
 
     #[inline]
     fn peek_tag(&mut self) -> Result<u8> {
-        if self.depth == 0 {
-            self.at_root()?;
-        }
         match self.read.peek()? {
             Some(tag) => Ok(tag),
             None => Err(Error::new(ErrorKind::UnexpectedEof, self.read.offset())),
@@ -172,6 +167,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// [`close`](Self::close) that gets it back.
     #[inline]
     fn open(&mut self, start: usize, len: usize) -> Result<usize> {
+        if self.depth == 0 {
+            self.new_root(start);
+        }
         if self.depth >= self.opts.max_depth {
             return Err(Error::new(
                 ErrorKind::DepthLimitExceeded(self.opts.max_depth),

@@ -24,7 +24,7 @@ fn is_ascii(bytes: &[u8]) -> bool {
 
 /// Validates a string payload; `offset` is where it starts, for the error.
 #[inline]
-pub(super) fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
+pub(crate) fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
     if is_ascii(bytes) {
         // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
         // valid UTF-8. This skips `str::from_utf8`'s per-call setup, which
