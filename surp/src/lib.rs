@@ -156,8 +156,8 @@ pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T> {
 /// Decodes a `T` from an [`io::Read`], then requires the end of the input.
 ///
 /// The reader is read byte by byte as the value needs it: wrap files and
-/// sockets in a [`std::io::BufReader`]. To read several values from one
-/// stream, use a [`Deserializer`].
+/// sockets in a [`std::io::BufReader`]. To read several documents from one
+/// stream, use [`Deserializer::into_iter`].
 ///
 /// ```
 /// # fn main() -> Result<(), surp::Error> {

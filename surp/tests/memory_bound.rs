@@ -14,9 +14,11 @@
 //! of heap in all (every allocation and reallocation counted at its full
 //! size), so it never holds more than that at once either. With
 //! `m = EXPANSION * n = 16 n`, as these tests set it, that is `400 n + 16 KiB`.
-//! The default `max_alloc` (1 GiB) is a ceiling, not a proportion: a small
-//! deduplicated document may legitimately expand to that much, so a service
-//! that wants the proportional bound sets `max_alloc` from the input size.
+//! The default `max_alloc` (1 GiB) is a ceiling, not a proportion; the
+//! proportion is `Options::max_expansion` (by default, references expand a
+//! document to at most 64 times what was read plus 1 MiB). Under the default
+//! options a reference bomb requests at most `128 n + 16 MiB`
+//! (`default_options_bound_reference_bombs_relative_to_the_input`).
 //!
 //! Why it holds (`size_of::<Value>()` is 48 bytes, a map entry 96):
 //!

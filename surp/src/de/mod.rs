@@ -39,8 +39,17 @@ use crate::wire::{self, Kind};
 /// A Surp deserializer over a slice ([`SliceRead`]) or a reader ([`IoRead`]).
 ///
 /// Most code uses [`from_slice`](crate::from_slice) or
-/// [`from_reader`](crate::from_reader); build a `Deserializer` to decode
-/// several values from one input, or to call [`Deserializer::end`] yourself.
+/// [`from_reader`](crate::from_reader). To decode documents that follow one
+/// another in one input, use [`Deserializer::into_iter`]; build a
+/// `Deserializer` yourself to call [`Deserializer::end`], or to decode
+/// values one by one as below.
+///
+/// Each value decoded at the top level is a document of its own: its
+/// deduplication tables, the strings a reader keeps for them and its
+/// expansion budget start afresh, so a reference never reaches an earlier
+/// document's table. (Decoding values one by one, a deduplicated document
+/// whose root is an `Option` or an enum needs [`into_iter`](Self::into_iter),
+/// which reads each document's marker before its root.)
 ///
 /// ```
 /// use serde::Deserialize;
