@@ -225,6 +225,19 @@ fn claiming(first_tag: u8, len: u64) -> Vec<u8> {
     input
 }
 
+/// Decodes `input` as a `Value`, as `IgnoredAny` and as the Rust type of
+/// `kind`, each from a slice and from a reader.
+fn every_way(kind: Kind, opts: &Options, input: &[u8]) -> [surp::Result<()>; 6] {
+    [
+        opts.from_slice::<Value>(input).map(drop),
+        opts.from_reader::<_, Value>(input).map(drop),
+        opts.from_slice::<IgnoredAny>(input).map(drop),
+        opts.from_reader::<_, IgnoredAny>(input).map(drop),
+        decode_typed(kind, opts, input, false),
+        decode_typed(kind, opts, input, true),
+    ]
+}
+
 /// Decodes as the Rust type that family maps to.
 fn decode_typed(kind: Kind, opts: &Options, input: &[u8], reader: bool) -> surp::Result<()> {
     fn go<T: DeserializeOwned>(opts: &Options, input: &[u8], reader: bool) -> surp::Result<()> {
@@ -301,15 +314,7 @@ fn a_string_longer_than_max_alloc_is_refused_alike_by_a_slice_and_a_reader() {
             let mut input = vec![tag + 1];
             input.extend_from_slice(&5000u16.to_le_bytes());
             input.resize(3 + payload, b'a');
-            let results = [
-                opts.from_slice::<Value>(&input).map(drop),
-                opts.from_reader::<_, Value>(&input[..]).map(drop),
-                opts.from_slice::<IgnoredAny>(&input).map(drop),
-                opts.from_reader::<_, IgnoredAny>(&input[..]).map(drop),
-                decode_typed(kind, &opts, &input, false),
-                decode_typed(kind, &opts, &input, true),
-            ];
-            for result in results {
+            for result in every_way(kind, &opts, &input) {
                 let err = error_within(result, &input);
                 assert_eq!(*err.kind(), expected, "{kind:?} {payload}");
                 assert_eq!(err.offset(), Some(0), "{kind:?} {payload}");
@@ -854,15 +859,7 @@ fn max_len_rejects_longer_strings_bytes_arrays_and_maps() {
             len: 10,
             limit: 9,
         };
-        let results = [
-            tight.from_slice::<Value>(&input).map(drop),
-            tight.from_reader::<_, Value>(&input[..]).map(drop),
-            tight.from_slice::<IgnoredAny>(&input).map(drop),
-            tight.from_reader::<_, IgnoredAny>(&input[..]).map(drop),
-            decode_typed(kind, &tight, &input, false),
-            decode_typed(kind, &tight, &input, true),
-        ];
-        for result in results {
+        for result in every_way(kind, &tight, &input) {
             let err = error_within(result, &input);
             assert_eq!(*err.kind(), expected, "{kind:?}");
             assert_eq!(err.offset(), Some(0));

@@ -87,16 +87,7 @@ pub struct Usage {
 /// Runs `f` and measures its heap use; what it returns counts as live until
 /// it is dropped after the measurement.
 pub fn usage_of<T>(f: impl FnOnce() -> T) -> Usage {
-    let before = LIVE.with(Cell::get);
-    PEAK.with(|peak| peak.set(before));
-    let total_before = TOTAL.with(Cell::get);
-    let result = f();
-    let usage = Usage {
-        peak: PEAK.with(Cell::get) - before,
-        total: TOTAL.with(Cell::get) - total_before,
-    };
-    drop(result);
-    usage
+    usage_with(f).0
 }
 
 /// Runs `f` and returns its heap use with its result (whose later drop is
