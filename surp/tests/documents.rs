@@ -338,6 +338,27 @@ fn a_stream_ends_cleanly_and_a_cut_document_is_an_eof_error() {
 }
 
 #[test]
+fn a_lone_marker_is_a_cut_document_from_a_slice_and_a_reader() {
+    // Found by the stream fuzz target: a slice's deserializer reads the
+    // marker when it is built, and its stream ended there without an error.
+    let lone = [wire::DEDUP_MARKER];
+    let from_slice: Vec<_> = surp::Deserializer::from_slice(&lone)
+        .into_iter::<Value>()
+        .collect();
+    let from_reader: Vec<_> = surp::Deserializer::from_reader(&lone[..])
+        .into_iter::<Value>()
+        .collect();
+    for results in [from_slice, from_reader] {
+        assert_eq!(results.len(), 1);
+        let err = results[0].as_ref().unwrap_err();
+        assert_eq!(
+            (err.kind(), err.offset()),
+            (&ErrorKind::UnexpectedEof, Some(1))
+        );
+    }
+}
+
+#[test]
 fn take_from_slice_returns_the_rest() {
     let mut bytes = references_to("abc", 2);
     let first = bytes.len();

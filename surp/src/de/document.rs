@@ -100,6 +100,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok(())
     }
 
+    /// Whether a document's marker has been read but nothing of its root.
+    pub(super) fn marker_read_at_end(&self) -> bool {
+        self.read.offset() == self.doc_root && self.doc_start != self.doc_root
+    }
+
     /// Forgets everything the previous document owned; the next one starts
     /// (and, until a marker says otherwise, has its root) at `start`.
     fn reset_document(&mut self, start: usize) {

@@ -82,6 +82,12 @@ impl<'de, R: Read<'de>, T: Deserialize<'de>> Iterator for StreamDeserializer<'de
             return None;
         }
         let result = match self.de.read.peek() {
+            // A marker the deserializer read when it was built, and nothing
+            // after it: a document cut short, not the end of the stream.
+            Ok(None) if self.de.marker_read_at_end() => Err(crate::Error::new(
+                crate::ErrorKind::UnexpectedEof,
+                self.de.read.offset(),
+            )),
             Ok(None) => return None,
             // Starts the document now (unless the deserializer just did),
             // so that its marker is read before the root's offset is taken.
