@@ -165,6 +165,88 @@ fn records(encode: fn(&Record) -> Vec<u8>) -> Vec<(String, Vec<u8>)> {
     out
 }
 
+/// The input classes of issue 19's failures, cut to fit [`MAX_SEED`]:
+/// reference bombs, references to a non-ASCII string, a string claiming
+/// 2^64 - 1 bytes in a field to skip, a truncated string, errors at the
+/// root of a deduplicated document.
+fn issue19() -> Vec<(String, Vec<u8>)> {
+    use surp::wire::{self, Kind};
+    let refs_to = |text: &str, refs: usize| {
+        let mut doc = vec![wire::DEDUP_MARKER];
+        wire::write_header(&mut doc, Kind::Array, refs + 1).unwrap();
+        wire::write_str(&mut doc, text).unwrap();
+        for _ in 0..refs {
+            doc.extend_from_slice(&[wire::STR_REF1, 0x00]);
+        }
+        doc
+    };
+    let mut skipped = vec![wire::FIXMAP | 2];
+    wire::write_str(&mut skipped, "x").unwrap();
+    skipped.push(wire::STR8 + 3);
+    skipped.extend_from_slice(&u64::MAX.to_le_bytes());
+    skipped.extend_from_slice(&[0; 64]);
+    let mut truncated = vec![wire::STR8 + 2];
+    truncated.extend_from_slice(&(1u32 << 29).to_le_bytes());
+    truncated.extend_from_slice(&[b'a'; 12]);
+    vec![
+        ("issue19-bomb".into(), refs_to(&"x".repeat(2000), 3000)),
+        (
+            "issue19-non-ascii-refs".into(),
+            refs_to(&"\u{e9}".repeat(1000), 3000),
+        ),
+        ("issue19-skip-claim".into(), skipped),
+        ("issue19-truncated-string".into(), truncated),
+        (
+            "issue19-root-reserved".into(),
+            vec![wire::DEDUP_MARKER, wire::RESERVED],
+        ),
+        (
+            "issue19-root-cut".into(),
+            vec![wire::DEDUP_MARKER, wire::STR8, 9, b'a'],
+        ),
+    ]
+}
+
+/// Streams of documents for the stream target: documents of the issue
+/// back to back, vectors and records one after another, plain and
+/// deduplicated alternately.
+fn streams(
+    vectors: &[(String, Vec<u8>)],
+    plain_records: &[(String, Vec<u8>)],
+    dedup_records: &[(String, Vec<u8>)],
+) -> Vec<(String, Vec<u8>)> {
+    use surp::wire;
+    let dedup = issue19()[0].1.clone();
+    let mut out = vec![
+        ("two-dedup".into(), [&dedup[..], &dedup[..]].concat()),
+        (
+            "ref-after-dedup".into(),
+            [&dedup[..], &[wire::STR_REF1, 0x00]].concat(),
+        ),
+        (
+            "strings".into(),
+            surp::to_vec(&"x".repeat(20)).unwrap().repeat(100),
+        ),
+    ];
+    let mut all = Vec::new();
+    for (_, doc) in vectors.iter().take(200) {
+        if surp::from_slice::<surp::Value>(doc).is_ok() && all.len() + doc.len() <= MAX_SEED {
+            all.extend_from_slice(doc);
+        }
+    }
+    out.push(("vectors".into(), all));
+    let mut mixed = Vec::new();
+    for ((_, p), (_, d)) in plain_records.iter().zip(dedup_records) {
+        if mixed.len() + p.len() + d.len() <= MAX_SEED {
+            mixed.extend_from_slice(p);
+            mixed.extend_from_slice(d);
+        }
+    }
+    out.push(("records".into(), mixed));
+    out.extend(issue19());
+    out
+}
+
 fn write(dir: &Path, seeds: &[(String, Vec<u8>)], control: Option<u8>) {
     let _ = fs::remove_dir_all(dir);
     fs::create_dir_all(dir).expect("create the corpus directory");
@@ -190,12 +272,13 @@ fn main() {
     let plain_records = records(|r| surp::to_vec(r).unwrap());
     let dedup_records = records(|r| surp_dedup::to_vec(r).unwrap());
 
-    let plain: Vec<_> = [&vectors, &plain_datasets]
+    let issue19 = issue19();
+    let plain: Vec<_> = [&vectors, &plain_datasets, &issue19]
         .into_iter()
         .flatten()
         .cloned()
         .collect();
-    let dedup: Vec<_> = [&vectors, &dedup_datasets]
+    let dedup: Vec<_> = [&vectors, &dedup_datasets, &issue19]
         .into_iter()
         .flatten()
         .cloned()
@@ -218,6 +301,11 @@ fn main() {
     write(
         &corpus.join("dedup_decode_typed"),
         &typed(&dedup, &dedup_records),
+        control,
+    );
+    write(
+        &corpus.join("stream"),
+        &streams(&vectors, &plain_records, &dedup_records),
         control,
     );
     for target in ["roundtrip", "dedup_size"] {

@@ -100,6 +100,9 @@ pub(crate) struct Encoder {
     key_text: Vec<u8>,
     /// Reused while rewriting a map.
     scratch: Vec<u8>,
+    /// How many more arrays and maps may open inside the open ones: deeper
+    /// values are an error rather than a stack overflow.
+    pub(crate) depth_left: usize,
 }
 
 #[derive(Clone, Copy)]
@@ -172,6 +175,19 @@ impl Encoder {
             keys: Vec::new(),
             key_text: Vec::new(),
             scratch: Vec::new(),
+            depth_left: surp::DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// Enters an array or map, or fails past the depth limit.
+    #[inline]
+    pub(crate) fn enter(&mut self) -> Result<()> {
+        match self.depth_left.checked_sub(1) {
+            Some(left) => {
+                self.depth_left = left;
+                Ok(())
+            }
+            None => Err(depth_error()),
         }
     }
 
@@ -207,6 +223,7 @@ impl Encoder {
     // ---- arrays ----------------------------------------------------------
 
     pub(crate) fn begin_seq(&mut self, ctx: u64, len: Option<usize>) -> Result<SeqFrame> {
+        self.enter()?;
         let start = self.out.len();
         match len {
             Some(n) => wire::write_header(&mut self.out, Kind::Array, n)?,
@@ -226,6 +243,7 @@ impl Encoder {
     }
 
     pub(crate) fn end_seq(&mut self, frame: SeqFrame) -> Result<()> {
+        self.depth_left += 1;
         match frame.declared {
             Some(n) if n == frame.written => Ok(()),
             Some(n) => Err(count_error(Kind::Array, n, frame.written)),
@@ -251,6 +269,7 @@ impl Encoder {
     /// Opens a map at context `ctx`: as a reference to the shape last seen
     /// there if it fits, else explicitly.
     pub(crate) fn begin_map(&mut self, ctx: u64, len: Option<usize>) -> Result<MapFrame> {
+        self.enter()?;
         let start = self.out.len();
         let shapes_at_start = self.shapes.len();
         if let Some(n) = len
@@ -446,6 +465,7 @@ impl Encoder {
     }
 
     pub(crate) fn end_map(&mut self, mut frame: MapFrame) -> Result<()> {
+        self.depth_left += 1;
         if let MapMode::Shaped { key_count, .. } = frame.mode {
             if frame.written == key_count {
                 // The prediction that chose this shape stays as it is.
@@ -546,4 +566,10 @@ impl Encoder {
         self.scratch = scratch;
         Ok(())
     }
+}
+
+/// Nesting deeper than the encoder's limit (the decoder's default).
+#[cold]
+pub(crate) fn depth_error() -> surp::Error {
+    surp::Error::without_offset(surp::ErrorKind::DepthLimitExceeded(surp::DEFAULT_MAX_DEPTH))
 }

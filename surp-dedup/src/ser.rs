@@ -120,6 +120,9 @@ impl<'a> ser::Serializer for Serializer<'a> {
         self.null()
     }
     fn serialize_some<T: Serialize + ?Sized>(mut self, value: &T) -> Result<()> {
+        if self.pending_some >= self.enc.depth_left {
+            return Err(crate::encoder::depth_error());
+        }
         self.pending_some += 1;
         value.serialize(self)
     }

@@ -331,7 +331,21 @@ fn a_shape_reference_bomb_is_stopped_by_the_allocation_limit() {
     let opts = Options::new().decode_limits(surp::Options::new().max_alloc(limit));
     let err = rejected(&opts, &input);
     assert_eq!(*err.kind(), ErrorKind::AllocationLimitExceeded(limit));
-    for result in both::<Vec<BTreeMap<String, u8>>>(&Options::new(), &input) {
+    // 160 times its size: beyond the default proportional limit (64 times
+    // what was read, plus 1 MiB), from a slice and a reader alike...
+    let [from_slice, from_reader] =
+        both::<Vec<BTreeMap<String, u8>>>(&Options::new(), &input).map(|r| r.unwrap_err());
+    assert!(matches!(
+        from_slice.kind(),
+        ErrorKind::AllocationLimitExceeded(_)
+    ));
+    assert_eq!(
+        (from_slice.kind(), from_slice.offset()),
+        (from_reader.kind(), from_reader.offset())
+    );
+    // ...and within a looser one.
+    let loose = Options::new().decode_limits(surp::Options::new().max_expansion(256, 0));
+    for result in both::<Vec<BTreeMap<String, u8>>>(&loose, &input) {
         assert_eq!(result.unwrap().len(), 1001);
     }
 }

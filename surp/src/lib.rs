@@ -59,6 +59,7 @@ pub mod de;
 pub mod dedup;
 pub mod error;
 mod float;
+pub mod frame;
 mod options;
 pub mod output;
 pub mod read;
@@ -72,12 +73,12 @@ use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
 
 #[doc(inline)]
-pub use de::Deserializer;
+pub use de::{Deserializer, StreamDeserializer, take_from_slice};
 #[doc(inline)]
 pub use error::{Category, Error, ErrorKind, Result};
 pub use options::{
-    DEFAULT_MAX_ALLOC, DEFAULT_MAX_DEDUP_SHAPES, DEFAULT_MAX_DEDUP_STRINGS, DEFAULT_MAX_DEPTH,
-    Options,
+    DEFAULT_EXPANSION_BASE, DEFAULT_EXPANSION_RATIO, DEFAULT_MAX_ALLOC, DEFAULT_MAX_DEDUP_SHAPES,
+    DEFAULT_MAX_DEDUP_STRINGS, DEFAULT_MAX_DEPTH, Options,
 };
 #[doc(inline)]
 pub use output::Output;
@@ -155,8 +156,8 @@ pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T> {
 /// Decodes a `T` from an [`io::Read`], then requires the end of the input.
 ///
 /// The reader is read byte by byte as the value needs it: wrap files and
-/// sockets in a [`std::io::BufReader`]. To read several values from one
-/// stream, use a [`Deserializer`].
+/// sockets in a [`std::io::BufReader`]. To read several documents from one
+/// stream, use [`Deserializer::into_iter`].
 ///
 /// ```
 /// # fn main() -> Result<(), surp::Error> {

@@ -19,6 +19,11 @@ pub const DEFAULT_MAX_ALLOC: usize = 1 << 30;
 pub const DEFAULT_MAX_DEDUP_STRINGS: usize = 1 << 20;
 /// Default [`Options::max_dedup_shapes`].
 pub const DEFAULT_MAX_DEDUP_SHAPES: usize = 1 << 16;
+/// Default ratio of [`Options::max_expansion`]: references may expand a
+/// document to 64 times the bytes of it read so far...
+pub const DEFAULT_EXPANSION_RATIO: usize = 64;
+/// ...plus this default allowance of [`Options::max_expansion`] (1 MiB).
+pub const DEFAULT_EXPANSION_BASE: usize = 1 << 20;
 
 /// Decoding options: the limits that protect a decoder from hostile input.
 ///
@@ -37,6 +42,8 @@ pub struct Options {
     pub(crate) max_alloc: usize,
     pub(crate) max_dedup_strings: usize,
     pub(crate) max_dedup_shapes: usize,
+    pub(crate) expansion_ratio: usize,
+    pub(crate) expansion_base: usize,
 }
 
 /// How deep the path-tracking second decode of a failed
@@ -78,6 +85,8 @@ impl Options {
             max_alloc: DEFAULT_MAX_ALLOC,
             max_dedup_strings: DEFAULT_MAX_DEDUP_STRINGS,
             max_dedup_shapes: DEFAULT_MAX_DEDUP_SHAPES,
+            expansion_ratio: DEFAULT_EXPANSION_RATIO,
+            expansion_base: DEFAULT_EXPANSION_BASE,
         }
     }
 
@@ -97,15 +106,61 @@ impl Options {
         self
     }
 
-    /// The most a document may expand to when decoded (default 1 GiB).
+    /// The most a decoder holds for one document (default 1 GiB): the
+    /// ceiling on what its references expand to, and the longest string or
+    /// byte string accepted.
     ///
-    /// The decoder charges every string and byte string by its length, every
-    /// array element as 1 and every map entry as 2, including strings and keys
-    /// that a deduplicated document reaches by reference. A plain document
-    /// never charges more than its own size; the limit stops deduplication
-    /// reference bombs and endless streams from a reader.
+    /// It bounds what is held, not what streams past: the bytes a document
+    /// writes out are not charged (a reader visited by a type that keeps
+    /// nothing may stream any amount), but no single string or byte string
+    /// may be longer than this, because a reader must hold it whole (or, to
+    /// skip it, read it whole). A string reference is charged the length of
+    /// its string, a shape reference the length of its keys plus 2 per key;
+    /// see also [`max_expansion`](Self::max_expansion), the proportional
+    /// limit under this one. Slices and readers charge alike: the same
+    /// document with the same options gives the same result from both.
+    ///
+    /// ```
+    /// // A 2-byte string referenced 3 times: 6 bytes of expansion.
+    /// let doc = [0xf2, 0xa4, 0x82, b'h', b'i', 0xf3, 0, 0xf3, 0, 0xf3, 0];
+    /// let opts = surp::Options::new().max_alloc(6);
+    /// assert!(opts.from_slice::<Vec<String>>(&doc).is_ok());
+    /// let err = surp::Options::new().max_alloc(5).from_reader::<_, Vec<String>>(&doc[..]).unwrap_err();
+    /// assert_eq!(*err.kind(), surp::ErrorKind::AllocationLimitExceeded(5));
+    /// ```
     pub const fn max_alloc(mut self, bytes: usize) -> Options {
         self.max_alloc = bytes;
+        self
+    }
+
+    /// The proportional limit on what references may expand a document to
+    /// (default 64 and 1 MiB): at any reference, all the references of the
+    /// document so far may stand for at most `ratio` times the bytes of the
+    /// document read so far (its marker included) plus `base` bytes, and
+    /// never more than [`max_alloc`](Self::max_alloc). The error is
+    /// [`AllocationLimitExceeded`](crate::ErrorKind::AllocationLimitExceeded)
+    /// with the limit in force at that reference.
+    ///
+    /// With the defaults, an `n`-byte document expands to at most
+    /// `64 n + 1 MiB`, so a small deduplicated "bomb" cannot make a decoder
+    /// build gigabytes. `max_expansion(usize::MAX, 0)` leaves only
+    /// `max_alloc`.
+    ///
+    /// ```
+    /// // One 1000-byte string, then 1000 references to it: 1 MB from 3 KB.
+    /// let mut doc = vec![0xf2, 0xd1, 0xe9, 0x03, 0xc9, 0xe8, 0x03];
+    /// doc.extend([b'x'; 1000]);
+    /// for _ in 0..1000 {
+    ///     doc.extend([0xf3, 0x00]);
+    /// }
+    /// assert!(surp::from_slice::<Vec<String>>(&doc).is_ok());
+    /// let strict = surp::Options::new().max_expansion(16, 0);
+    /// let err = strict.from_slice::<Vec<String>>(&doc).unwrap_err();
+    /// assert_eq!(err.to_string(), "document expands beyond the allocation limit of 16656 bytes at byte 1039, in [17]");
+    /// ```
+    pub const fn max_expansion(mut self, ratio: usize, base: usize) -> Options {
+        self.expansion_ratio = ratio;
+        self.expansion_base = base;
         self
     }
 
@@ -175,6 +230,8 @@ impl Options {
     /// the input.
     pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
         let mut de = Deserializer::from_reader_with_options(reader, self.clone());
+        // Read the marker before the root's offset is taken, as a slice does.
+        de.at_root()?;
         let value = T::deserialize(&mut de)?;
         de.end()?;
         Ok(value)

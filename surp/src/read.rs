@@ -45,11 +45,6 @@ mod private {
 /// This trait is sealed: it is implemented by [`SliceRead`] and [`IoRead`]
 /// only, and its methods are not part of the public API.
 pub trait Read<'de>: private::Sealed {
-    /// Whether the marker at the start of a document must be looked for
-    /// lazily (a reader cannot look at its first byte when it is built).
-    #[doc(hidden)]
-    const LAZY_START: bool;
-
     /// Offset of the next unread byte.
     #[doc(hidden)]
     fn offset(&self) -> usize;
@@ -92,10 +87,6 @@ pub trait Read<'de>: private::Sealed {
     #[doc(hidden)]
     fn take(&mut self, len: usize) -> Result<Reference<'de, '_, [u8]>>;
 
-    /// Whether the whole input is in memory and no longer than `n` bytes.
-    #[doc(hidden)]
-    fn is_within(&self, n: usize) -> bool;
-
     /// The bytes of the payload `fill` just consumed.
     #[doc(hidden)]
     fn payload(&self, span: Span) -> Reference<'de, '_, [u8]>;
@@ -104,43 +95,69 @@ pub trait Read<'de>: private::Sealed {
     #[doc(hidden)]
     fn skip(&mut self, len: usize) -> Result<()>;
 
-    /// Keeps the payload `fill` just consumed for later deduplication
-    /// references, returning where it was kept.
+    /// Keeps the string payload `fill` just consumed for later
+    /// deduplication references, returning where it was kept. Its UTF-8 is
+    /// validated here, once: a reference to it never validates again.
     #[doc(hidden)]
-    fn remember(&mut self, span: Span) -> Span;
+    fn remember_str(&mut self, span: Span) -> Result<Span>;
 
-    /// Bytes kept by `remember`.
+    /// A string kept by `remember_str`.
     #[doc(hidden)]
-    fn recall(&self, kept: Span) -> Reference<'de, '_, [u8]>;
+    fn recall_str(&self, kept: Span) -> Reference<'de, '_, str>;
+
+    /// Drops every string kept by `remember_str`: a document's tables end
+    /// with it.
+    #[doc(hidden)]
+    fn forget(&mut self);
+
+    /// Looks past a payload of `len > probe` bytes, too long to hold:
+    /// returns whether the input has more than `probe` bytes left. A reader
+    /// reads (and drops) at most `probe + 1` bytes to find out, so a slice
+    /// and a reader answer alike.
+    #[doc(hidden)]
+    fn skip_probe(&mut self, len: usize, probe: usize) -> Result<bool>;
+}
+
+/// Validates a string payload kept for references (with the decoder's fast
+/// path for short ASCII strings); `at` is where it starts.
+#[inline]
+fn kept_utf8(bytes: &[u8], at: usize) -> Result<&str> {
+    crate::de::validate_utf8(bytes, at)
 }
 
 /// Decoding input borrowed from a byte slice.
 pub struct SliceRead<'de> {
     data: &'de [u8],
     pos: usize,
+    /// Strings of the current deduplicated document kept for references,
+    /// validated once; a kept span's `start` indexes this.
+    kept: Vec<&'de str>,
 }
 
 impl<'de> SliceRead<'de> {
     /// Reads from `data`.
     pub fn new(data: &'de [u8]) -> Self {
-        SliceRead { data, pos: 0 }
+        SliceRead {
+            data,
+            pos: 0,
+            kept: Vec::new(),
+        }
+    }
+
+    /// The bytes not read yet.
+    pub(crate) fn rest(&self) -> &'de [u8] {
+        &self.data[self.pos..]
     }
 
     #[cold]
     fn eof(&self) -> Error {
         Error::new(ErrorKind::UnexpectedEof, self.data.len())
     }
-
-    pub(crate) fn starts_with_marker(&self) -> bool {
-        self.data.first() == Some(&wire::DEDUP_MARKER)
-    }
 }
 
 impl private::Sealed for SliceRead<'_> {}
 
 impl<'de> Read<'de> for SliceRead<'de> {
-    const LAZY_START: bool = false;
-
     #[inline]
     fn offset(&self) -> usize {
         self.pos
@@ -240,23 +257,33 @@ impl<'de> Read<'de> for SliceRead<'de> {
     }
 
     #[inline]
-    fn is_within(&self, n: usize) -> bool {
-        self.data.len() <= n
-    }
-
-    #[inline]
     fn skip(&mut self, len: usize) -> Result<()> {
         self.fill(len).map(drop)
     }
 
     #[inline]
-    fn remember(&mut self, span: Span) -> Span {
-        span
+    fn remember_str(&mut self, span: Span) -> Result<Span> {
+        let data: &'de [u8] = self.data;
+        let text = kept_utf8(&data[span.start..span.start + span.len], span.start)?;
+        let index = self.kept.len();
+        self.kept.push(text);
+        Ok(Span {
+            start: index,
+            len: span.len,
+        })
     }
 
     #[inline]
-    fn recall(&self, kept: Span) -> Reference<'de, '_, [u8]> {
-        self.payload(kept)
+    fn recall_str(&self, kept: Span) -> Reference<'de, '_, str> {
+        Reference::Borrowed(self.kept[kept.start])
+    }
+
+    fn forget(&mut self) {
+        self.kept.clear();
+    }
+
+    fn skip_probe(&mut self, _len: usize, probe: usize) -> Result<bool> {
+        Ok(self.data.len() - self.pos > probe)
     }
 }
 
@@ -270,9 +297,9 @@ pub struct IoRead<R> {
     peeked: Option<u8>,
     pos: usize,
     scratch: Vec<u8>,
-    /// Payloads kept for deduplication references; a reader has no input
-    /// slice to point back into.
-    kept: Vec<u8>,
+    /// Strings of the current deduplicated document kept for references; a
+    /// reader has no input slice to point back into.
+    kept: String,
 }
 
 impl<R: std::io::Read> IoRead<R> {
@@ -283,7 +310,7 @@ impl<R: std::io::Read> IoRead<R> {
             peeked: None,
             pos: 0,
             scratch: Vec::new(),
-            kept: Vec::new(),
+            kept: String::new(),
         }
     }
 
@@ -300,17 +327,27 @@ impl<R: std::io::Read> IoRead<R> {
         }
     }
 
+    /// Fills `buf`, counting every byte that arrives, so that an input that
+    /// ends inside it reports its true end, as a slice does.
     fn read_exact_raw(&mut self, buf: &mut [u8]) -> Result<()> {
         let mut filled = 0;
         if let (Some(b), Some(first)) = (self.peeked, buf.first_mut()) {
             *first = b;
             self.peeked = None;
+            self.pos += 1;
             filled = 1;
         }
-        if let Err(e) = self.reader.read_exact(&mut buf[filled..]) {
-            return Err(self.io_error(e));
+        while filled < buf.len() {
+            match self.reader.read(&mut buf[filled..]) {
+                Ok(0) => return Err(Error::new(ErrorKind::UnexpectedEof, self.pos)),
+                Ok(n) => {
+                    filled += n;
+                    self.pos += n;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(self.io_error(e)),
+            }
         }
-        self.pos += buf.len();
         Ok(())
     }
 }
@@ -318,8 +355,6 @@ impl<R: std::io::Read> IoRead<R> {
 impl<R> private::Sealed for IoRead<R> {}
 
 impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
-    const LAZY_START: bool = true;
-
     #[inline]
     fn offset(&self) -> usize {
         self.pos
@@ -399,10 +434,6 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
         Ok(Reference::Copied(&self.scratch))
     }
 
-    fn is_within(&self, _n: usize) -> bool {
-        false
-    }
-
     fn skip(&mut self, len: usize) -> Result<()> {
         if len > 0 && self.peeked.take().is_some() {
             self.pos += 1;
@@ -411,19 +442,41 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
         self.skip_inner(len)
     }
 
-    fn remember(&mut self, _span: Span) -> Span {
+    fn remember_str(&mut self, span: Span) -> Result<Span> {
+        let text = kept_utf8(&self.scratch, span.start)?;
         let start = self.kept.len();
-        self.kept.extend_from_slice(&self.scratch);
-        Span {
+        self.kept.push_str(text);
+        Ok(Span {
             start,
-            len: self.scratch.len(),
-        }
+            len: text.len(),
+        })
     }
 
-    fn recall(&self, kept: Span) -> Reference<'de, '_, [u8]> {
+    fn recall_str(&self, kept: Span) -> Reference<'de, '_, str> {
         Reference::Copied(&self.kept[kept.start..kept.start + kept.len])
     }
+
+    fn forget(&mut self) {
+        self.kept.clear();
+        // A long string of an earlier document need not stay allocated.
+        self.kept.shrink_to(SCRATCH_KEEP);
+        self.scratch.clear();
+        self.scratch.shrink_to(SCRATCH_KEEP);
+    }
+
+    fn skip_probe(&mut self, len: usize, probe: usize) -> Result<bool> {
+        let want = len.min(probe.saturating_add(1));
+        match self.skip(want) {
+            Ok(()) => Ok(true),
+            Err(e) if e.is_eof() => Ok(false),
+            Err(e) => Err(e),
+        }
+    }
 }
+
+/// What a reader's buffers keep of their capacity from one document to the
+/// next.
+const SCRATCH_KEEP: usize = 64 * 1024;
 
 impl<R: std::io::Read> IoRead<R> {
     fn skip_inner(&mut self, len: usize) -> Result<()> {

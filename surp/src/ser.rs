@@ -33,12 +33,41 @@ use crate::wire::{self, Kind};
 #[derive(Debug)]
 pub struct Serializer<O> {
     out: O,
+    /// How many more arrays and maps may open inside the open ones.
+    depth_left: usize,
+    max_depth: usize,
 }
 
 impl<O: Output> Serializer<O> {
-    /// A serializer that appends to `out`.
+    /// A serializer that appends to `out`. Values nested deeper than
+    /// [`DEFAULT_MAX_DEPTH`](crate::DEFAULT_MAX_DEPTH) (the decoder's
+    /// default limit) are an error rather than a stack overflow.
     pub fn new(out: O) -> Self {
-        Serializer { out }
+        Serializer {
+            out,
+            depth_left: crate::DEFAULT_MAX_DEPTH,
+            max_depth: crate::DEFAULT_MAX_DEPTH,
+        }
+    }
+
+    /// Sets the deepest nesting of arrays, maps, enum variants with content
+    /// and `Some`s this serializer writes (default 128, the decoder's
+    /// default [`Options::max_depth`](crate::Options::max_depth)); a deeper
+    /// value is [`ErrorKind::DepthLimitExceeded`]. Each level takes stack,
+    /// so a limit far above the default may overflow it instead.
+    ///
+    /// ```
+    /// use serde::Serialize;
+    ///
+    /// let deep = vec![vec![vec![0u8]]];
+    /// let mut ser = surp::Serializer::new(Vec::new()).max_depth(2);
+    /// let err = deep.serialize(&mut ser).unwrap_err();
+    /// assert_eq!(*err.kind(), surp::ErrorKind::DepthLimitExceeded(2));
+    /// ```
+    pub fn max_depth(mut self, depth: usize) -> Self {
+        self.depth_left = depth;
+        self.max_depth = depth;
+        self
     }
 
     /// Gives back the output.
@@ -53,6 +82,10 @@ impl<O: Output> Serializer<O> {
 
     #[inline]
     fn begin(&mut self, kind: Kind, len: Option<usize>) -> Result<Compound<'_, O>> {
+        self.depth_left = match self.depth_left.checked_sub(1) {
+            Some(left) => left,
+            None => return Err(depth_error(self.max_depth)),
+        };
         if let Some(len) = len {
             wire::write_header(&mut self.out, kind, len)?;
         }
@@ -203,7 +236,13 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         value: &T,
     ) -> Result<()> {
         self.variant(variant)?;
-        value.serialize(self)
+        self.depth_left = match self.depth_left.checked_sub(1) {
+            Some(left) => left,
+            None => return Err(depth_error(self.max_depth)),
+        };
+        value.serialize(&mut *self)?;
+        self.depth_left += 1;
+        Ok(())
     }
     #[inline]
     fn serialize_seq(self, len: Option<usize>) -> Result<Self::SerializeSeq> {
@@ -272,12 +311,18 @@ impl<O: Output> Compound<'_, O> {
         if self.declared.is_some() {
             value.serialize(&mut *self.ser)
         } else {
-            value.serialize(&mut Serializer::new(&mut self.spill))
+            let (depth_left, max_depth) = (self.ser.depth_left, self.ser.max_depth);
+            value.serialize(&mut Serializer {
+                out: &mut self.spill,
+                depth_left,
+                max_depth,
+            })
         }
     }
 
     #[inline]
     fn finish(self) -> Result<()> {
+        self.ser.depth_left += 1;
         match self.declared {
             Some(declared) if declared == self.written => Ok(()),
             Some(declared) => Err(Error::without_offset(ErrorKind::LengthMismatch {
@@ -526,6 +571,9 @@ impl<'a, O: Output> ser::Serializer for SomeSerializer<'a, O> {
         self.marked_null()
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
+        if self.pending >= self.ser.depth_left {
+            return Err(depth_error(self.ser.max_depth));
+        }
         value.serialize(SomeSerializer {
             ser: self.ser,
             pending: self.pending + 1,
@@ -551,4 +599,10 @@ impl<'a, O: Output> ser::Serializer for SomeSerializer<'a, O> {
     fn is_human_readable(&self) -> bool {
         false
     }
+}
+
+/// Nesting deeper than the serializer's limit.
+#[cold]
+fn depth_error(limit: usize) -> Error {
+    Error::without_offset(ErrorKind::DepthLimitExceeded(limit))
 }

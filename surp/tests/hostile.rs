@@ -13,7 +13,7 @@ use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
 use serde_bytes::ByteBuf;
 use surp::wire::{self, Kind};
-use surp::{DEFAULT_MAX_ALLOC, DEFAULT_MAX_DEPTH, Error, ErrorKind, Options, Value};
+use surp::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Options, Value};
 
 /// Unwraps the error and checks it points inside the input (the end of the
 /// input counts: that is where a missing byte was expected).
@@ -225,6 +225,19 @@ fn claiming(first_tag: u8, len: u64) -> Vec<u8> {
     input
 }
 
+/// Decodes `input` as a `Value`, as `IgnoredAny` and as the Rust type of
+/// `kind`, each from a slice and from a reader.
+fn every_way(kind: Kind, opts: &Options, input: &[u8]) -> [surp::Result<()>; 6] {
+    [
+        opts.from_slice::<Value>(input).map(drop),
+        opts.from_reader::<_, Value>(input).map(drop),
+        opts.from_slice::<IgnoredAny>(input).map(drop),
+        opts.from_reader::<_, IgnoredAny>(input).map(drop),
+        decode_typed(kind, opts, input, false),
+        decode_typed(kind, opts, input, true),
+    ]
+}
+
 /// Decodes as the Rust type that family maps to.
 fn decode_typed(kind: Kind, opts: &Options, input: &[u8], reader: bool) -> surp::Result<()> {
     fn go<T: DeserializeOwned>(opts: &Options, input: &[u8], reader: bool) -> surp::Result<()> {
@@ -261,18 +274,51 @@ fn huge_declared_lengths_in_a_slice_are_rejected_at_the_header() {
 }
 
 #[test]
-fn huge_declared_lengths_from_a_reader_exceed_the_default_allocation_limit_up_front() {
+fn huge_declared_lengths_from_a_reader_give_the_slice_error() {
+    // One budget rule for both inputs: a reader finds the input too short
+    // where it ends, and reports it at the header, as a slice does.
     for (kind, tag) in LENGTH_FAMILIES {
         for len in CLAIMS {
             let input = claiming(tag, len);
             let err = error_within(surp::from_reader::<_, Value>(&input[..]), &input);
             assert_eq!(
                 *err.kind(),
-                ErrorKind::AllocationLimitExceeded(DEFAULT_MAX_ALLOC),
+                ErrorKind::LengthExceedsInput { kind, len },
                 "{kind:?} {len}"
             );
             assert_eq!(err.offset(), Some(0));
-            error_within(decode_typed(kind, &Options::new(), &input, true), &input);
+            let typed = error_within(decode_typed(kind, &Options::new(), &input, true), &input);
+            let from_slice = decode_typed(kind, &Options::new(), &input, false).unwrap_err();
+            assert_eq!(
+                (typed.kind(), typed.offset()),
+                (from_slice.kind(), from_slice.offset()),
+                "{kind:?} {len}"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_string_longer_than_max_alloc_is_refused_alike_by_a_slice_and_a_reader() {
+    // Whole or cut short, one literal longer than `max_alloc` is not held:
+    // the allocation limit when the input has more than `max_alloc` bytes
+    // after the header, else the input is too short; a reader reads at most
+    // `max_alloc + 1` bytes to tell.
+    let opts = Options::new().max_alloc(1000);
+    for (kind, tag) in [(Kind::Str, wire::STR8), (Kind::Bytes, wire::BIN8)] {
+        for (payload, expected) in [
+            (1001, ErrorKind::AllocationLimitExceeded(1000)),
+            (5000, ErrorKind::AllocationLimitExceeded(1000)),
+            (1000, ErrorKind::LengthExceedsInput { kind, len: 5000 }),
+        ] {
+            let mut input = vec![tag + 1];
+            input.extend_from_slice(&5000u16.to_le_bytes());
+            input.resize(3 + payload, b'a');
+            for result in every_way(kind, &opts, &input) {
+                let err = error_within(result, &input);
+                assert_eq!(*err.kind(), expected, "{kind:?} {payload}");
+                assert_eq!(err.offset(), Some(0), "{kind:?} {payload}");
+            }
         }
     }
 }
@@ -285,15 +331,27 @@ fn huge_declared_lengths_from_a_reader_without_a_limit_end_at_the_real_end() {
     for (kind, tag) in LENGTH_FAMILIES {
         for len in CLAIMS {
             let input = claiming(tag, len);
+            // Skipping, it reads to the end and stops there.
+            let err = error_within(
+                unlimited.from_reader::<_, IgnoredAny>(&input[..]).map(drop),
+                &input,
+            );
+            assert!(err.is_eof(), "{kind:?} {len}: {err}");
+            assert_eq!(err.offset(), Some(input.len()), "{kind:?} {len}: {err}");
+            // Decoding, it reads to the end too, then reports the claim at
+            // its header, as a slice does.
             let results = [
                 unlimited.from_reader::<_, Value>(&input[..]).map(drop),
-                unlimited.from_reader::<_, IgnoredAny>(&input[..]).map(drop),
                 decode_typed(kind, &unlimited, &input, true),
             ];
             for result in results {
                 let err = error_within(result, &input);
-                assert!(err.is_eof(), "{kind:?} {len}: {err}");
-                assert_eq!(err.offset(), Some(input.len()), "{kind:?} {len}: {err}");
+                assert_eq!(
+                    *err.kind(),
+                    ErrorKind::LengthExceedsInput { kind, len },
+                    "{kind:?} {len}: {err}"
+                );
+                assert_eq!(err.offset(), Some(0), "{kind:?} {len}: {err}");
             }
         }
     }
@@ -801,15 +859,7 @@ fn max_len_rejects_longer_strings_bytes_arrays_and_maps() {
             len: 10,
             limit: 9,
         };
-        let results = [
-            tight.from_slice::<Value>(&input).map(drop),
-            tight.from_reader::<_, Value>(&input[..]).map(drop),
-            tight.from_slice::<IgnoredAny>(&input).map(drop),
-            tight.from_reader::<_, IgnoredAny>(&input[..]).map(drop),
-            decode_typed(kind, &tight, &input, false),
-            decode_typed(kind, &tight, &input, true),
-        ];
-        for result in results {
+        for result in every_way(kind, &tight, &input) {
             let err = error_within(result, &input);
             assert_eq!(*err.kind(), expected, "{kind:?}");
             assert_eq!(err.offset(), Some(0));
@@ -818,9 +868,11 @@ fn max_len_rejects_longer_strings_bytes_arrays_and_maps() {
 }
 
 #[test]
-fn max_alloc_charges_lengths_and_items_as_documented() {
-    // Documented charge: strings and byte strings by their length, one per
-    // array element, two per map entry.
+fn max_alloc_bounds_what_is_held_not_what_a_plain_document_writes_out() {
+    // Documented rule: the bytes a plain document writes out are not
+    // charged (they stream past); only one literal longer than `max_alloc`
+    // is refused, from a slice and from a reader alike. Each case's charge
+    // is its longest literal.
     let strings = vec!["abcdefghij"; 10];
     let blobs = vec![ByteBuf::from(vec![1; 10]); 10];
     let map: BTreeMap<String, String> = (0..5)
@@ -828,13 +880,13 @@ fn max_alloc_charges_lengths_and_items_as_documented() {
         .collect();
     type Typed = fn(&Options, &[u8]) -> surp::Result<()>;
     let cases: [(Vec<u8>, usize, Typed); 3] = [
-        (surp::to_vec(&strings).unwrap(), 10 + 10 * 10, |o, i| {
+        (surp::to_vec(&strings).unwrap(), 10, |o, i| {
             o.from_slice::<Vec<&str>>(i).map(drop)
         }),
-        (surp::to_vec(&blobs).unwrap(), 10 + 10 * 10, |o, i| {
+        (surp::to_vec(&blobs).unwrap(), 10, |o, i| {
             o.from_reader::<_, Vec<ByteBuf>>(i).map(drop)
         }),
-        (surp::to_vec(&map).unwrap(), 5 * 2 + 5 * 20, |o, i| {
+        (surp::to_vec(&map).unwrap(), 10, |o, i| {
             o.from_slice::<BTreeMap<String, String>>(i).map(drop)
         }),
     ];
@@ -843,11 +895,20 @@ fn max_alloc_charges_lengths_and_items_as_documented() {
         for result in both::<Value>(&Options::new().max_alloc(charge), &input) {
             result.unwrap();
         }
+        assert!(
+            input.len() > 10 * charge,
+            "the document is many times the limit"
+        );
         let tight = Options::new().max_alloc(charge - 1);
-        for result in both::<Value>(&tight, &input) {
-            let err = error_within(result, &input);
-            assert_eq!(*err.kind(), ErrorKind::AllocationLimitExceeded(charge - 1));
-        }
+        let [from_slice, from_reader] = both::<Value>(&tight, &input).map(|r| r.unwrap_err());
+        assert_eq!(
+            *from_slice.kind(),
+            ErrorKind::AllocationLimitExceeded(charge - 1)
+        );
+        assert_eq!(
+            (from_slice.kind(), from_slice.offset()),
+            (from_reader.kind(), from_reader.offset())
+        );
         let err = error_within(typed(&tight, &input), &input);
         assert_eq!(*err.kind(), ErrorKind::AllocationLimitExceeded(charge - 1));
     }

@@ -14,9 +14,11 @@
 //! of heap in all (every allocation and reallocation counted at its full
 //! size), so it never holds more than that at once either. With
 //! `m = EXPANSION * n = 16 n`, as these tests set it, that is `400 n + 16 KiB`.
-//! The default `max_alloc` (1 GiB) is a ceiling, not a proportion: a small
-//! deduplicated document may legitimately expand to that much, so a service
-//! that wants the proportional bound sets `max_alloc` from the input size.
+//! The default `max_alloc` (1 GiB) is a ceiling, not a proportion; the
+//! proportion is `Options::max_expansion` (by default, references expand a
+//! document to at most 64 times what was read plus 1 MiB). Under the default
+//! options a reference bomb requests at most `128 n + 16 MiB`
+//! (`default_options_bound_reference_bombs_relative_to_the_input`).
 //!
 //! Why it holds (`size_of::<Value>()` is 48 bytes, a map entry 96):
 //!
@@ -63,7 +65,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use common::claim;
-use counting::{Usage, usage_of};
+use counting::{Usage, usage_of, usage_with};
 use serde::de::IgnoredAny;
 use surp::wire::{self, Kind};
 use surp::{Options, Value};
@@ -416,5 +418,64 @@ fn bombs_that_expand_are_stopped_by_max_alloc() {
             *err.kind(),
             surp::ErrorKind::AllocationLimitExceeded(EXPANSION * doc.len())
         );
+    }
+}
+
+/// The bound under the default options (issue 19): no input of `n` bytes
+/// makes a decode request more than `128 n + 16 MiB`.
+fn default_bound(n: usize) -> usize {
+    128 * n + (16 << 20)
+}
+
+#[test]
+fn default_options_bound_reference_bombs_relative_to_the_input() {
+    // Issue 19, failure 1: a 92,690-byte deduplicated document of one long
+    // string and references to it expands to about 1 GB; decoded into a
+    // `Value` it peaked at 1 GB. Under the default options references may
+    // stand for 64 times the bytes read so far plus 1 MiB, so each way of
+    // decoding stops early, with the same error, within the bound.
+    let n = 92_690;
+    for literal in [3, 100, 1000, 46_000] {
+        let text = [
+            &[wire::STR8 + 2][..],
+            &(literal as u32).to_le_bytes(),
+            &vec![b'x'; literal],
+        ]
+        .concat();
+        let refs = (n - text.len() - 8) / 2;
+        let doc = dedup_array(&text, &[wire::STR_REF1, 0x00], refs);
+        let expands_to = literal * (refs + 1);
+        let opts = Options::new();
+        let results = [
+            usage_with(|| opts.from_slice::<Value>(&doc).map(drop)),
+            usage_with(|| opts.from_reader::<_, Value>(&doc[..]).map(drop)),
+            usage_with(|| opts.from_slice::<IgnoredAny>(&doc).map(drop)),
+            usage_with(|| opts.from_reader::<_, IgnoredAny>(&doc[..]).map(drop)),
+        ];
+        let [from_slice, from_reader, skip_slice, skip_reader] = results.map(|(usage, result)| {
+            assert!(
+                usage.total <= default_bound(doc.len()),
+                "literal {literal}: {} bytes requested for {} input bytes, bound {}",
+                usage.total,
+                doc.len(),
+                default_bound(doc.len())
+            );
+            result
+        });
+        if expands_to > 64 * doc.len() + surp::DEFAULT_EXPANSION_BASE {
+            let err = from_slice.expect_err("a reference bomb decoded");
+            assert!(matches!(
+                err.kind(),
+                surp::ErrorKind::AllocationLimitExceeded(_)
+            ));
+            for other in [from_reader, skip_slice, skip_reader] {
+                let other = other.expect_err("a reference bomb decoded");
+                assert_eq!((other.kind(), other.offset()), (err.kind(), err.offset()));
+            }
+        } else {
+            for result in [from_slice, from_reader, skip_slice, skip_reader] {
+                result.unwrap();
+            }
+        }
     }
 }

@@ -724,7 +724,10 @@ proptest! {
             deep: nested(depth, Value::Map(vec![(1.into(), "x".into())])),
             after,
         };
-        let bytes = surp::to_vec(&wide).unwrap();
+        // Deeper than the serializer's default limit too.
+        let mut ser = surp::Serializer::new(Vec::new()).max_depth(400);
+        wide.serialize(&mut ser).unwrap();
+        let bytes = ser.into_inner();
         let expected = Narrow { a, b };
         prop_assert_eq!(&surp::from_slice::<Narrow>(&bytes).unwrap(), &expected);
         prop_assert_eq!(&surp::from_reader::<_, Narrow>(&bytes[..]).unwrap(), &expected);

@@ -211,7 +211,7 @@ impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let start = self.de.read.offset();
         let value = match self.variant_key {
-            Some(kept) => key_from_kept(&self.de.read, start, start, kept, seed)?,
+            Some(kept) => key_from_kept(&self.de.read, start, kept, seed)?,
             None if self.de.dict.is_some() => self.de.dedup_key(&mut self.shape, seed)?,
             None => seed.deserialize(&mut *self.de)?,
         };

@@ -9,31 +9,45 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::access::{EnumAccess, Keys};
-use super::utf8::{utf8, utf8_slow};
+use super::access::{AnyKeys, EnumAccess, Keys};
+use super::utf8::utf8;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{Read, Reference, Span};
 use crate::wire::{self, Kind};
 
 impl<'de, R: Read<'de>> Deserializer<R> {
-    /// Reads a string payload of a deduplicated document, giving it a table
-    /// slot when it takes one; returns where it is and where it was kept.
-    pub(super) fn str_payload(&mut self, start: usize, len: u64) -> Result<(Span, Span)> {
+    /// Reads a string payload, and in a deduplicated document gives it a
+    /// table slot when it takes one; returns where it is and, if it was
+    /// kept (validated once, here), where. A `key` is kept even when it
+    /// takes no slot: a shape made from an explicit map needs its keys.
+    pub(super) fn str_payload(
+        &mut self,
+        start: usize,
+        len: u64,
+        key: bool,
+    ) -> Result<(Span, Option<Span>)> {
         let len = self.literal_len(Kind::Str, len, start)?;
         let span = match self.read.fill(len) {
             Ok(span) => span,
             Err(e) => return Err(self.short_payload(Kind::Str, len, start, e)),
         };
-        // Kept even when it takes no slot: a shape made from an explicit map
-        // needs its keys.
-        let kept = self.read.remember(span);
-        if let Some(dict) = &mut self.dict
-            && dict.takes_slot(len)
-        {
+        if self.depth == 0 && self.dict.is_some() {
+            // A root string: the tables may be an earlier document's.
+            self.new_root(start);
+        }
+        let Some(dict) = &self.dict else {
+            return Ok((span, None));
+        };
+        let slot = dict.takes_slot(len);
+        if !slot && !key {
+            return Ok((span, None));
+        }
+        let kept = self.read.remember_str(span)?;
+        if slot && let Some(dict) = &mut self.dict {
             dict.push_string(kept);
         }
-        Ok((span, kept))
+        Ok((span, Some(kept)))
     }
 
     #[cold]
@@ -43,7 +57,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         len: u64,
         visitor: V,
     ) -> Result<V::Value> {
-        let (span, _) = self.str_payload(start, len)?;
+        let (span, kept) = self.str_payload(start, len, false)?;
+        if let Some(kept) = kept {
+            return self.visit_kept_str(start, kept, visitor);
+        }
         let result = match self.read.payload(span) {
             Reference::Borrowed(b) => visitor.visit_borrowed_str(utf8(b, span.start)?),
             Reference::Copied(b) => visitor.visit_str(utf8(b, span.start)?),
@@ -54,6 +71,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// Resolves a string reference whose tag was just read.
     #[cold]
     pub(super) fn str_ref(&mut self, start: usize, tag: u8) -> Result<Span> {
+        if self.depth == 0 {
+            self.new_root(start);
+        }
         let index = self.read.read_le(wire::str_ref_width(tag))? as u32;
         let Some(dict) = &self.dict else {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
@@ -79,9 +99,25 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         kept: Span,
         visitor: V,
     ) -> Result<V::Value> {
-        let result = match self.read.recall(kept) {
-            Reference::Borrowed(b) => visitor.visit_borrowed_str(utf8(b, start)?),
-            Reference::Copied(b) => visitor.visit_str(utf8(b, start)?),
+        // Kept strings were validated when kept: a reference costs O(1).
+        let result = match self.read.recall_str(kept) {
+            Reference::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Reference::Copied(s) => visitor.visit_str(s),
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
+    /// A unit enum variant written as a string reference.
+    pub(super) fn visit_enum_str_ref<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        tag: u8,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let kept = self.str_ref(start, tag)?;
+        let result = match self.read.recall_str(kept) {
+            Reference::Borrowed(s) => visitor.visit_enum(BorrowedStrDeserializer::new(s)),
+            Reference::Copied(s) => visitor.visit_enum(StrDeserializer::<Error>::new(s)),
         };
         result.map_err(|e: Error| e.at(start))
     }
@@ -95,6 +131,15 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value> {
+        if self.depth == 0 {
+            // A root map: the tables may be an earlier document's.
+            self.new_root(start);
+            if self.dict.is_none() {
+                return self
+                    .visit_entries(start, len, AnyKeys, visitor)
+                    .map(|(value, _)| value);
+            }
+        }
         let header_size = self.read.offset() - start;
         let mark = self.dict.as_ref().map_or(0, |d| d.pending_mark());
         let keys = ShapeCandidate::new(len as u64, header_size);
@@ -113,16 +158,18 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<K::Value> {
         let start = self.read.offset();
         let tag = self.peek_tag()?;
-        let (kept, text_at) = match tag {
+        let kept = match tag {
             wire::FIXSTR..=wire::FIXSTR_LAST | wire::STR8..=wire::STR_LAST => {
                 self.read.next_u8()?;
                 let len = self.header_len(Kind::Str, tag)?;
-                let (span, kept) = self.str_payload(start, len)?;
-                (kept, span.start)
+                match self.str_payload(start, len, true)? {
+                    (_, Some(kept)) => kept,
+                    (_, None) => unreachable!("a key of a deduplicated document is kept"),
+                }
             }
             wire::STR_REF1..=wire::STR_REF3 => {
                 self.read.next_u8()?;
-                (self.str_ref(start, tag)?, start)
+                self.str_ref(start, tag)?
             }
             _ => {
                 shape.other_key();
@@ -134,7 +181,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         {
             dict.push_pending_key(kept);
         }
-        key_from_kept(&self.read, start, text_at, kept, seed)
+        key_from_kept(&self.read, start, kept, seed)
     }
 
     /// A map written as a shape reference: keys from the shape, values inline.
@@ -175,6 +222,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     #[cold]
     pub(super) fn shape_ref(&mut self, start: usize, tag: u8) -> Result<(u32, u32)> {
+        if self.depth == 0 {
+            self.new_root(start);
+        }
         let index = self.read.read_le(wire::shape_ref_width(tag))? as u32;
         let Some(dict) = &self.dict else {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
@@ -241,29 +291,21 @@ impl Keys for ShapeKeys {
         };
         let kept = dict.shape_key(self.next);
         self.next += 1;
-        key_from_kept(&de.read, self.start, self.start, kept, seed)
+        key_from_kept(&de.read, self.start, kept, seed)
     }
 }
 
-/// Hands a string kept by the tables to a key seed.
-///
-/// `start` places serde's errors (the key's token); `text_at` is where the
-/// text starts in the input, to place a UTF-8 error at its bad byte (for a
-/// string that came from a table, the referring token).
+/// Hands a string kept by the tables (valid UTF-8, checked when it was
+/// kept) to a key seed; `start` places serde's errors (the key's token).
 pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
     read: &R,
     start: usize,
-    text_at: usize,
     kept: Span,
     seed: K,
 ) -> Result<K::Value> {
-    let result = match read.recall(kept) {
-        Reference::Borrowed(b) => {
-            seed.deserialize(BorrowedStrDeserializer::new(utf8_slow(b, text_at)?))
-        }
-        Reference::Copied(b) => {
-            seed.deserialize(StrDeserializer::<Error>::new(utf8_slow(b, text_at)?))
-        }
+    let result = match read.recall_str(kept) {
+        Reference::Borrowed(s) => seed.deserialize(BorrowedStrDeserializer::new(s)),
+        Reference::Copied(s) => seed.deserialize(StrDeserializer::<Error>::new(s)),
     };
     result.map_err(|e: Error| e.at(start))
 }

@@ -86,7 +86,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 }
             }
             wire::RESERVED => return Err(Error::new(ErrorKind::ReservedTag(tag), start)),
-            wire::DEDUP_MARKER => return Err(Error::new(ErrorKind::MisplacedDedupMarker, start)),
+            wire::DEDUP_MARKER => return self.visit_marker(start, visitor),
             wire::STR_REF1..=wire::STR_REF3 => {
                 let span = self.str_ref(start, tag)?;
                 return self.visit_kept_str(start, span, visitor);
@@ -312,8 +312,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             // A byte string read as a sequence, so `Vec<u8>` accepts native bytes.
             wire::FIXBIN..=wire::FIXBIN_LAST | wire::BIN8..=wire::BIN_LAST => {
                 let len = self.header_len(Kind::Bytes, tag)?;
-                let len = self.check_len(Kind::Bytes, len, start)?;
-                let span = self.read.fill(len)?;
+                let len = self.held_bytes_len(len, start)?;
+                let span = match self.read.fill(len) {
+                    Ok(span) => span,
+                    Err(e) => return Err(self.short_payload(Kind::Bytes, len, start, e)),
+                };
                 let bytes = self.read.payload(span);
                 visitor
                     .visit_seq(de::value::SeqDeserializer::new(bytes.iter().copied()))
@@ -384,20 +387,14 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 };
                 result.map_err(|e: Error| e.at(start))
             }
-            wire::FIXSTR..=wire::FIXSTR_LAST
-            | wire::STR8..=wire::STR_LAST
-            | wire::STR_REF1..=wire::STR_REF3 => {
+            // A unit variant is its name.
+            wire::STR_REF1..=wire::STR_REF3 => self.visit_enum_str_ref(start, tag, visitor),
+            wire::FIXSTR..=wire::FIXSTR_LAST | wire::STR8..=wire::STR_LAST => {
                 // `at` places a UTF-8 error: the payload of a literal.
-                let (name, at) = match tag {
-                    wire::STR_REF1..=wire::STR_REF3 => {
-                        let kept = self.str_ref(start, tag)?;
-                        (self.read.recall(kept), start)
-                    }
-                    _ => {
-                        let len = self.header_len(Kind::Str, tag)?;
-                        let (span, _) = self.str_payload(start, len)?;
-                        (self.read.payload(span), span.start)
-                    }
+                let (name, at) = {
+                    let len = self.header_len(Kind::Str, tag)?;
+                    let (span, _) = self.str_payload(start, len, false)?;
+                    (self.read.payload(span), span.start)
                 };
                 let result = match name {
                     Reference::Borrowed(b) => {

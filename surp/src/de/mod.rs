@@ -20,8 +20,13 @@
 mod access;
 mod dedup;
 mod dispatch;
+mod document;
 mod skip;
+mod stream;
 mod utf8;
+
+pub use stream::{StreamDeserializer, take_from_slice};
+pub(crate) use utf8::utf8 as validate_utf8;
 
 use serde::de::IntoDeserializer;
 
@@ -34,8 +39,17 @@ use crate::wire::{self, Kind};
 /// A Surp deserializer over a slice ([`SliceRead`]) or a reader ([`IoRead`]).
 ///
 /// Most code uses [`from_slice`](crate::from_slice) or
-/// [`from_reader`](crate::from_reader); build a `Deserializer` to decode
-/// several values from one input, or to call [`Deserializer::end`] yourself.
+/// [`from_reader`](crate::from_reader). To decode documents that follow one
+/// another in one input, use [`Deserializer::into_iter`]; build a
+/// `Deserializer` yourself to call [`Deserializer::end`], or to decode
+/// values one by one as below.
+///
+/// Each value decoded at the top level is a document of its own: its
+/// deduplication tables, the strings a reader keeps for them and its
+/// expansion budget start afresh, so a reference never reaches an earlier
+/// document's table. (Decoding values one by one, a deduplicated document
+/// whose root is an `Option` or an enum needs [`into_iter`](Self::into_iter),
+/// which reads each document's marker before its root.)
 ///
 /// ```
 /// use serde::Deserialize;
@@ -53,15 +67,16 @@ pub struct Deserializer<R> {
     read: R,
     opts: Options,
     depth: usize,
-    budget: usize,
+    /// What references of the current document expanded to so far.
+    expanded: usize,
     dict: Option<Box<Dictionary>>,
-    pending_start: bool,
-    /// Whether literal payloads must be charged to the budget: not when the
-    /// whole input is in memory and within `max_alloc`, because a plain
-    /// document cannot expand beyond its own size.
-    charge_literals: bool,
+    /// Where the current document starts (its marker, if any), and where
+    /// its root value starts; `usize::MAX` before the first document. A tag
+    /// read at depth 0 anywhere else starts the next document.
+    doc_start: usize,
+    doc_root: usize,
     /// String and byte-string lengths up to this need no check beyond the
-    /// bounds check that takes them: `max_len`, or 0 when lengths are charged.
+    /// bounds check that takes them: the lesser of `max_len` and `max_alloc`.
     unchecked_len_max: u64,
     /// The offset of the latest `Some` read without a `some` tag, and how
     /// many such `Some`s are nested there (see `deserialize_option`).
@@ -71,6 +86,9 @@ pub struct Deserializer<R> {
     /// hints of all nested collections together never exceed the input, and
     /// neither does what visitors preallocate from them.
     hint_budget: usize,
+    /// A reader's open arrays and maps, to report a truncated document as a
+    /// slice does (see `document.rs`); always empty for a slice.
+    claims: Vec<document::Claim>,
 }
 
 impl<'de> Deserializer<SliceRead<'de>> {
@@ -81,12 +99,8 @@ impl<'de> Deserializer<SliceRead<'de>> {
 
     /// Decodes from a slice with the given limits.
     pub fn from_slice_with_options(input: &'de [u8], opts: Options) -> Self {
-        let read = SliceRead::new(input);
-        let marked = read.starts_with_marker();
-        let mut de = Deserializer::new(read, opts);
-        if marked {
-            de.begin_dedup();
-        }
+        let mut de = Deserializer::new(SliceRead::new(input), opts);
+        de.start_slice_document();
         de
     }
 }
@@ -99,9 +113,7 @@ impl<R: std::io::Read> Deserializer<IoRead<R>> {
 
     /// Decodes from a reader with the given limits.
     pub fn from_reader_with_options(reader: R, opts: Options) -> Self {
-        let mut de = Deserializer::new(IoRead::new(reader), opts);
-        de.pending_start = true;
-        de
+        Deserializer::new(IoRead::new(reader), opts)
     }
 
     /// Gives back the reader.
@@ -112,21 +124,20 @@ impl<R: std::io::Read> Deserializer<IoRead<R>> {
 
 impl<'de, R: Read<'de>> Deserializer<R> {
     fn new(read: R, opts: Options) -> Self {
-        let budget = opts.max_alloc;
-        let charge_literals = !read.is_within(budget);
-        let opts_max_len = opts.max_len as u64;
+        let unchecked_len_max = opts.max_len.min(opts.max_alloc) as u64;
         let hint_budget = read.remaining().unwrap_or(0);
         Deserializer {
             read,
             opts,
             depth: 0,
-            budget,
+            expanded: 0,
             dict: None,
-            pending_start: false,
-            charge_literals,
-            unchecked_len_max: if charge_literals { 0 } else { opts_max_len },
+            doc_start: usize::MAX,
+            doc_root: usize::MAX,
+            unchecked_len_max,
             implicit_some: (0, 0),
             hint_budget,
+            claims: Vec::new(),
         }
     }
 
@@ -143,38 +154,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.read.offset()
     }
 
-    #[cold]
-    fn begin_dedup(&mut self) {
-        // The marker is the first byte; it was only peeked.
-        let _ = self.read.next_u8();
-        self.dict = Some(Box::new(Dictionary::new(
-            self.opts.max_dedup_strings,
-            self.opts.max_dedup_shapes,
-        )));
-    }
-
-    #[cold]
-    fn start_document(&mut self) -> Result<()> {
-        self.pending_start = false;
-        if self.read.peek()? == Some(wire::DEDUP_MARKER) {
-            self.begin_dedup();
-        }
-        Ok(())
-    }
-
     #[inline]
     fn next_tag(&mut self) -> Result<u8> {
-        if R::LAZY_START && self.pending_start {
-            self.start_document()?;
-        }
         self.read.next_u8()
     }
 
     #[inline]
     fn peek_tag(&mut self) -> Result<u8> {
-        if R::LAZY_START && self.pending_start {
-            self.start_document()?;
-        }
         match self.read.peek()? {
             Some(tag) => Ok(tag),
             None => Err(Error::new(ErrorKind::UnexpectedEof, self.read.offset())),
@@ -190,6 +176,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// [`close`](Self::close) that gets it back.
     #[inline]
     fn open(&mut self, start: usize, len: usize) -> Result<usize> {
+        if self.depth == 0 {
+            self.new_root(start);
+        }
         if self.depth >= self.opts.max_depth {
             return Err(Error::new(
                 ErrorKind::DepthLimitExceeded(self.opts.max_depth),
@@ -210,40 +199,33 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     fn close<T>(&mut self, start: usize, hint: usize, result: Result<T>, left: usize) -> Result<T> {
         self.hint_budget += hint;
         self.depth -= 1;
-        let value = result.map_err(|e: Error| e.at(start))?;
+        let result = result.map_err(|e: Error| self.place_error(e, start));
+        if self.read.remaining().is_none() {
+            self.close_claims();
+        }
+        let value = result?;
         if left != 0 {
             return Err(Error::new(ErrorKind::TrailingItems(left as u64), start));
         }
         Ok(value)
     }
 
-    #[inline]
-    fn charge(&mut self, amount: usize, start: usize) -> Result<()> {
-        match self.budget.checked_sub(amount) {
-            Some(left) => {
-                self.budget = left;
-                Ok(())
-            }
-            None => Err(Error::new(
-                ErrorKind::AllocationLimitExceeded(self.opts.max_alloc),
-                start,
-            )),
-        }
-    }
-
     /// Validates the declared count of an array or map against the limits
-    /// and the input, and charges it to the allocation budget.
+    /// and the input.
     #[inline]
     fn check_len(&mut self, kind: Kind, len: u64, start: usize) -> Result<usize> {
         // Every item takes at least one byte; a map entry at least two.
         let per_item = if kind == Kind::Map { 2 } else { 1 };
-        self.declared_len(kind, len, start, per_item, true)
+        let n = self.declared_len(kind, len, start, per_item, true)?;
+        if self.read.remaining().is_none() {
+            self.open_claim(kind, len, start, per_item);
+        }
+        Ok(n)
     }
 
     /// The checks on every declared length, in order: the `max_len` limit;
     /// with `in_input`, that a slice has at least `per_item` bytes left per
-    /// item; that it fits in memory; and, when literals are charged, the
-    /// allocation budget for `per_item` bytes an item.
+    /// item; and that it fits in memory.
     #[inline(always)]
     fn declared_len(
         &mut self,
@@ -270,9 +252,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let Ok(n) = usize::try_from(len) else {
             return Err(exceeds_input());
         };
-        if self.charge_literals {
-            self.charge(n.saturating_mul(per_item), start)?;
-        }
         Ok(n)
     }
 
@@ -320,23 +299,28 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// enough to skip them; the input is checked when the bytes are taken.
     #[cold]
     fn literal_len_checked(&mut self, kind: Kind, len: u64, start: usize) -> Result<usize> {
-        self.declared_len(kind, len, start, 1, false)
+        let n = self.declared_len(kind, len, start, 1, false)?;
+        if n > self.opts.max_alloc {
+            return Err(self.literal_over_max_alloc(kind, n, start));
+        }
+        Ok(n)
     }
 
-    /// Why a payload could not be taken: a slice knows the declared length
-    /// was too long; a reader only knows its input ended.
+    /// Why a payload could not be taken: the input ended before it did,
+    /// which a slice knows up front and a reader finds at the end; both
+    /// report the declared length at the payload's header.
     #[cold]
     fn short_payload(&self, kind: Kind, len: usize, start: usize, e: Error) -> Error {
-        match self.read.remaining() {
-            Some(_) => Error::new(
+        if self.read.remaining().is_some() || e.is_eof() {
+            return Error::new(
                 ErrorKind::LengthExceedsInput {
                     kind,
                     len: len as u64,
                 },
                 start,
-            ),
-            None => e,
+            );
         }
+        e
     }
 }
 

@@ -15,6 +15,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// must be walked in order, because skipped strings and maps still define
     /// table entries.
     pub(super) fn skip_value(&mut self) -> Result<()> {
+        if self.depth == 0 {
+            // The tags below are read past `next_tag`, which would take
+            // each one at depth 0 for the start of a document.
+            self.at_root()?;
+        }
         if self.dict.is_some() {
             return de::Deserializer::deserialize_any(&mut *self, de::IgnoredAny).map(drop);
         }
@@ -22,11 +27,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         while pending > 0 {
             pending -= 1;
             let start = self.read.offset();
-            let tag = self.next_tag()?;
-            if self.dict.is_some() {
-                // A reader found the marker only now, at the first byte.
-                return self.any_tag(start, tag, de::IgnoredAny).map(drop);
-            }
+            let tag = self.read.next_u8()?;
             let (kind, len) = match tag {
                 wire::FIXUINT..=wire::FIXUINT_MAX
                 | wire::FIXNINT_MIN..=wire::FIXNINT_LAST
@@ -84,6 +85,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                             start,
                         ));
                     };
+                    if len > self.opts.max_alloc {
+                        // Skipped, but a reader would have to read it all:
+                        // one literal is held to the same limit either way.
+                        return Err(self.literal_over_max_alloc(kind, len, start));
+                    }
                     self.read.skip(len)?;
                 }
                 Kind::Array | Kind::Map => {

@@ -27,7 +27,7 @@ fn is_ascii(bytes: &[u8]) -> bool {
 /// Always inlined: the ASCII test of a short key is a few instructions, less
 /// than the call was; everything else goes to [`utf8_slow`].
 #[inline(always)]
-pub(super) fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
+pub(crate) fn utf8(bytes: &[u8], offset: usize) -> Result<&str> {
     if bytes.len() <= 16 && is_ascii(bytes) {
         // SAFETY: every byte is below 0x80, and a sequence of ASCII bytes is
         // valid UTF-8. This skips `str::from_utf8`'s per-call setup, which

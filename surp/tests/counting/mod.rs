@@ -87,6 +87,12 @@ pub struct Usage {
 /// Runs `f` and measures its heap use; what it returns counts as live until
 /// it is dropped after the measurement.
 pub fn usage_of<T>(f: impl FnOnce() -> T) -> Usage {
+    usage_with(f).0
+}
+
+/// Runs `f` and returns its heap use with its result (whose later drop is
+/// not counted).
+pub fn usage_with<T>(f: impl FnOnce() -> T) -> (Usage, T) {
     let before = LIVE.with(Cell::get);
     PEAK.with(|peak| peak.set(before));
     let total_before = TOTAL.with(Cell::get);
@@ -95,8 +101,7 @@ pub fn usage_of<T>(f: impl FnOnce() -> T) -> Usage {
         peak: PEAK.with(Cell::get) - before,
         total: TOTAL.with(Cell::get) - total_before,
     };
-    drop(result);
-    usage
+    (usage, result)
 }
 
 /// Runs `f` and returns the most heap it held live at once.
