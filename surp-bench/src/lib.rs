@@ -149,9 +149,10 @@ pub use export::{EXPORT_INDEX, ExportIndex, ExportedDataset, Notation, export};
 pub use format::{Codec, FORMATS, Format, SURP_FORMAT_VERSION, ValueCodec};
 pub use harness::{Options, Report, run, workspace_root};
 pub use instructions::{
-    COUNTED_FORMATS, INSTRUCTION_BASELINE, INSTRUCTION_THRESHOLD_PCT, InstructionComparison,
-    InstructionCount, cells_to_count, compare_instructions, count as count_instructions,
-    parse_instructions_csv, to_instructions_csv, worker as instructions_worker,
+    COUNTED_FORMATS, DumpCounts, INSTRUCTION_BASELINE, INSTRUCTION_THRESHOLD_PCT,
+    InstructionComparison, InstructionCount, cells_to_count, compare_instructions,
+    count as count_instructions, parse_callgrind_dump, parse_instructions_csv, to_instructions_csv,
+    worker as instructions_worker,
 };
 pub use markdown::markdown_tables;
 pub use measure::{Measurement, ZSTD_LEVEL};
