@@ -1,7 +1,9 @@
 //! Structured round trip: an arbitrary `surp::Value` and an arbitrary derived
 //! `Record` are encoded with `surp` and with `surp_dedup`, decoded from a
 //! slice and from a reader, and must come back bit for bit (floats by their
-//! bits, so `-0.0` and NaN payloads count).
+//! bits, so `-0.0` and NaN payloads count). The value's arrays and maps,
+//! serialized as collections of unknown length, must encode to the same
+//! bytes.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -10,7 +12,7 @@ use serde::de::IgnoredAny;
 use surp::Value;
 use surp_fuzz::decode::check_never_longer;
 use surp_fuzz::record::check_record_round_trips;
-use surp_fuzz::{ArbValue, Record, same_bits};
+use surp_fuzz::{ArbValue, Record, UnknownLengths, same_bits};
 
 #[derive(Arbitrary, Debug)]
 struct Input {
@@ -47,6 +49,17 @@ fuzz_target!(|input: Input| {
     let dedup = surp_dedup::to_vec(&value).expect("a value encodes with dedup");
     check_never_longer(&plain, &dedup);
     decodes_to(&dedup, &value);
+    // Collections of unknown length encode to the same bytes, to a `Vec`
+    // and through a writer.
+    let unknown = UnknownLengths(&value);
+    assert_eq!(surp::to_vec(&unknown).expect("encodes"), plain);
+    let mut written = Vec::new();
+    surp::to_writer(std::io::BufWriter::new(&mut written), &unknown).expect("writes");
+    assert_eq!(written, plain);
+    assert_eq!(
+        surp_dedup::to_vec(&unknown).expect("encodes with dedup"),
+        dedup
+    );
 
     if record.prepare_for_round_trip() {
         check_record_round_trips(&record);

@@ -18,4 +18,4 @@ pub mod value;
 
 pub use control::Control;
 pub use record::{Borrowing, Record};
-pub use value::{ArbValue, same_bits};
+pub use value::{ArbValue, UnknownLengths, same_bits};

@@ -135,3 +135,66 @@ fn bytes(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
     let copies = long_copies(u, b.len())?;
     Ok(b.repeat(copies))
 }
+
+/// A [`Value`] serialized with every array and map of unknown length
+/// (`serialize_seq(None)`, `serialize_map(None)`), as iterators and
+/// `#[serde(flatten)]` give them. The encoders must write the same bytes as
+/// for the known-length form: the count goes in the header either way.
+pub struct UnknownLengths<'a>(pub &'a Value);
+
+impl serde::Serialize for UnknownLengths<'_> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.0 {
+            Value::Array(items) => {
+                let mut seq = serializer.serialize_seq(None)?;
+                for item in items {
+                    seq.serialize_element(&UnknownLengths(item))?;
+                }
+                seq.end()
+            }
+            Value::Map(entries) => {
+                let mut map = serializer.serialize_map(None)?;
+                for (k, v) in entries {
+                    map.serialize_entry(&UnknownLengths(k), &UnknownLengths(v))?;
+                }
+                map.end()
+            }
+            other => other.serialize(serializer),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_lengths_encode_like_known_lengths() {
+        let record = |i: i64| {
+            Value::Map(vec![
+                (Value::String("id".into()), Value::Integer(i.into())),
+                (
+                    Value::String("tags".into()),
+                    Value::Array(vec![Value::String("a".into()); 3]),
+                ),
+            ])
+        };
+        let mut value = Value::Array((0..40).map(record).collect());
+        for _ in 0..30 {
+            value = Value::Array(vec![value, Value::Null]);
+        }
+        let unknown = UnknownLengths(&value);
+        assert_eq!(
+            surp::to_vec(&unknown).unwrap(),
+            surp::to_vec(&value).unwrap()
+        );
+        assert_eq!(
+            surp_dedup::to_vec(&unknown).unwrap(),
+            surp_dedup::to_vec(&value).unwrap()
+        );
+    }
+}
