@@ -124,6 +124,8 @@ impl Chart {
 
     /// Draws the chart for these measurements as an SVG document. Groups and
     /// colours follow the order in which datasets and formats first appear.
+    /// Compressed pipelines are left out: the charts compare formats, and
+    /// the size-after-zstd chart already shows what zstd does to each.
     pub fn render(
         self,
         measurements: &[Measurement],
@@ -135,7 +137,9 @@ impl Chart {
         };
         let rows: Vec<&Measurement> = measurements
             .iter()
-            .filter(|m| m.operation == wanted && self.value(m).is_some())
+            .filter(|m| {
+                m.operation == wanted && !m.format.is_compressed() && self.value(m).is_some()
+            })
             .collect();
         let mut datasets = Vec::new();
         let mut formats: Vec<&'static Format> = Vec::new();

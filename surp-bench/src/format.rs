@@ -86,7 +86,17 @@ pub struct Format {
     /// value types are not on the wire. Pages and charts mark these formats
     /// (see [`Format::needs_schema_in`]).
     pub needs_schema: bool,
-    /// The implementation, for the typed suite's generic dispatch.
+    /// For a compressed pipeline, the name of the format whose encoding it
+    /// compresses with zstd at [`ZSTD_LEVEL`](crate::ZSTD_LEVEL): encode is
+    /// that format's encode then compression, decode is decompression then
+    /// that format's decode. `None` for a plain format. Pipelines are
+    /// measured like formats but never compared with them as if they were
+    /// formats: charts, the per-format tables and the docs' headlines leave
+    /// them out, and they get a table of their own (see
+    /// [`Format::is_compressed`]).
+    pub zstd_of: Option<&'static str>,
+    /// The implementation, for the typed suite's generic dispatch (for a
+    /// compressed pipeline, the implementation of the format it compresses).
     pub codec: Codec,
     /// The value suite's functions; `None` for formats that take part in the
     /// typed suite only.
@@ -104,6 +114,12 @@ impl Format {
     /// Value message included, carries the shape of the data on the wire.
     pub fn needs_schema_in(&self, suite: Suite) -> bool {
         suite == Suite::Typed && self.needs_schema
+    }
+
+    /// Whether this is a compressed pipeline (a format followed by zstd)
+    /// rather than a format.
+    pub fn is_compressed(&self) -> bool {
+        self.zstd_of.is_some()
     }
 
     /// Whether the format takes part in a suite.
@@ -172,9 +188,10 @@ impl Eq for Format {}
 /// regression unless this differs from the baseline's.
 pub const SURP_FORMAT_VERSION: u64 = surp::FORMAT_VERSION as u64;
 
-/// Every format, in the order reports and charts list them. The value
-/// suite measures those with a [`ValueCodec`]; the typed suite measures all.
-pub static FORMATS: [Format; 10] = [
+/// Every format, in the order reports and charts list them, then the
+/// compressed pipelines. The value suite measures those with a
+/// [`ValueCodec`]; the typed suite measures all.
+pub static FORMATS: [Format; 12] = [
     Format {
         name: "surp",
         label: "Surp",
@@ -183,6 +200,7 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: false,
         pinned_by_format_version: true,
         needs_schema: false,
+        zstd_of: None,
         codec: Codec::Surp,
         value: Some(ValueCodec {
             encode: surp_encode,
@@ -197,6 +215,7 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: false,
         pinned_by_format_version: true,
         needs_schema: false,
+        zstd_of: None,
         codec: Codec::SurpDedup,
         value: Some(ValueCodec {
             encode: surp_dedup_encode,
@@ -211,6 +230,7 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: true,
         pinned_by_format_version: false,
         needs_schema: false,
+        zstd_of: None,
         codec: Codec::Json,
         value: Some(ValueCodec {
             encode: json_encode,
@@ -225,6 +245,7 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: false,
         pinned_by_format_version: false,
         needs_schema: false,
+        zstd_of: None,
         codec: Codec::Msgpack,
         value: Some(ValueCodec {
             encode: msgpack_encode,
@@ -239,6 +260,7 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: false,
         pinned_by_format_version: false,
         needs_schema: true,
+        zstd_of: None,
         codec: Codec::MsgpackCompact,
         value: None,
     },
@@ -250,6 +272,7 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: false,
         pinned_by_format_version: false,
         needs_schema: false,
+        zstd_of: None,
         codec: Codec::Cbor,
         value: Some(ValueCodec {
             encode: cbor_encode,
@@ -264,6 +287,7 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: false,
         pinned_by_format_version: false,
         needs_schema: false,
+        zstd_of: None,
         codec: Codec::Cbor4ii,
         value: None,
     },
@@ -275,6 +299,7 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: false,
         pinned_by_format_version: false,
         needs_schema: true,
+        zstd_of: None,
         codec: Codec::Postcard,
         value: None,
     },
@@ -286,6 +311,7 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: false,
         pinned_by_format_version: false,
         needs_schema: true,
+        zstd_of: None,
         codec: Codec::Bitcode,
         value: None,
     },
@@ -297,10 +323,44 @@ pub static FORMATS: [Format; 10] = [
         bytes_as_base64: false,
         pinned_by_format_version: false,
         needs_schema: true,
+        zstd_of: None,
         codec: Codec::Protobuf,
         value: Some(ValueCodec {
             encode: protobuf::encode,
             decode: protobuf::decode,
+        }),
+    },
+    // The compressed pipelines: what Surp's own formats cost and save when
+    // zstd follows them, so the docs can say when dedup, zstd or both fit.
+    // Not pinned by the format version: the zstd library decides the size.
+    Format {
+        name: "surp_zstd",
+        label: "Surp+zstd",
+        implementation: "zstd",
+        colour: (0x33, 0x33, 0x99),
+        bytes_as_base64: false,
+        pinned_by_format_version: false,
+        needs_schema: false,
+        zstd_of: Some("surp"),
+        codec: Codec::Surp,
+        value: Some(ValueCodec {
+            encode: surp_encode,
+            decode: surp_decode,
+        }),
+    },
+    Format {
+        name: "surp_dedup_zstd",
+        label: "Surp+Dedup+zstd",
+        implementation: "zstd",
+        colour: (0x66, 0x99, 0xCC),
+        bytes_as_base64: false,
+        pinned_by_format_version: false,
+        needs_schema: false,
+        zstd_of: Some("surp_dedup"),
+        codec: Codec::SurpDedup,
+        value: Some(ValueCodec {
+            encode: surp_dedup_encode,
+            decode: surp_dedup_decode,
         }),
     },
 ];
@@ -369,6 +429,21 @@ mod tests {
             assert!(FORMATS[..i].iter().all(|f| f.colour != format.colour));
         }
         assert_eq!(Format::from_name("JSON"), None);
+    }
+
+    #[test]
+    fn every_pipeline_compresses_a_plain_format_of_its_codec() {
+        let pipelines: Vec<&Format> = FORMATS.iter().filter(|f| f.is_compressed()).collect();
+        assert_eq!(pipelines.len(), 2);
+        for pipeline in pipelines {
+            let base = Format::from_name(pipeline.zstd_of.unwrap()).unwrap();
+            assert!(!base.is_compressed(), "{}", pipeline.name);
+            assert_eq!(base.codec, pipeline.codec, "{}", pipeline.name);
+            assert!(!pipeline.pinned_by_format_version, "{}", pipeline.name);
+            for suite in Suite::ALL {
+                assert_eq!(base.in_suite(suite), pipeline.in_suite(suite));
+            }
+        }
     }
 
     #[test]

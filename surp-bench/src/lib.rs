@@ -103,6 +103,12 @@
 //!   every encode, which its encode time includes.
 //! - **Compressed size** (`zstd_bytes`): each encoding compressed once with
 //!   zstd at level 3, not timed.
+//! - **Compressed pipelines** (`surp_zstd`, `surp_dedup_zstd`): Surp and
+//!   Surp+Dedup followed by zstd at level 3, timed like formats (encode then
+//!   compress; decompress into a reused buffer then decode). Their size is
+//!   the compressed size and their `zstd_bytes` is empty. Charts and the
+//!   per-format tables leave them out; `summary.md` gives them a table of
+//!   their own.
 //! - **Regressions** are checked against a baseline run; see [`Comparison`].
 //!   Times are compared as ratios to JSON's time in the same run, and a
 //!   flagged cell whose CV is above 10% is reported as noisy, not as a pass
@@ -154,7 +160,7 @@ pub use instructions::{
     count as count_instructions, parse_callgrind_dump, parse_instructions_csv, to_instructions_csv,
     worker as instructions_worker,
 };
-pub use markdown::markdown_tables;
+pub use markdown::{COMPRESSED_HEADING, markdown_tables};
 pub use measure::{Measurement, ZSTD_LEVEL};
 pub use meta::{ENCODE_ANOMALY, Meta};
 pub use operation::Operation;

@@ -34,10 +34,12 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
             .find(|m| m.format == f && m.dataset == d && m.operation == op)
     };
     let mut out = String::new();
+    // The compressed pipelines have a table of their own, after these.
+    let formats = plan.compared_formats();
 
     let header = |out: &mut String| {
         out.push_str("\n| dataset |");
-        for f in &plan.formats {
+        for f in &formats {
             let mark = if f.needs_schema_in(plan.suite) {
                 " (schema)"
             } else {
@@ -46,7 +48,7 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
             out.push_str(&format!(" {}{mark} |", f.label));
         }
         out.push_str("\n| --- |");
-        for _ in &plan.formats {
+        for _ in &formats {
             out.push_str(" --: |");
         }
         out.push('\n');
@@ -55,8 +57,7 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
     out.push_str("\n## Serialized size (bytes, smallest in bold)\n");
     header(&mut out);
     for &d in &plan.datasets {
-        let cells: Vec<Option<(u64, String)>> = plan
-            .formats
+        let cells: Vec<Option<(u64, String)>> = formats
             .iter()
             .map(|f| find(f, d, Operation::Encode).map(|m| (m.size_bytes, thousands(m.size_bytes))))
             .collect();
@@ -71,8 +72,7 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
         ));
         header(&mut out);
         for &d in &plan.datasets {
-            let cells: Vec<Option<(u64, String)>> = plan
-                .formats
+            let cells: Vec<Option<(u64, String)>> = formats
                 .iter()
                 .map(|f| {
                     find(f, d, Operation::Encode)
@@ -91,8 +91,7 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
         ));
         header(&mut out);
         for &d in &plan.datasets {
-            let cells: Vec<Option<(u64, String)>> = plan
-                .formats
+            let cells: Vec<Option<(u64, String)>> = formats
                 .iter()
                 .map(|f| find(f, d, op).map(|m| (m.stats.median_ns, duration(m.stats.median_ns))))
                 .collect();
@@ -101,6 +100,7 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
     }
 
     push_own_ratios(&mut out, plan, measurements);
+    push_compressed(&mut out, plan, measurements);
 
     let spread = p95_label(plan.iterations);
     out.push_str(&format!(
@@ -132,14 +132,13 @@ const SIZE_REFERENCE: &str = "msgpack";
 /// median encode and decode times over the fastest peer format's (a ratio
 /// below 1 means the project format wins).
 fn push_own_ratios(out: &mut String, plan: &Plan, measurements: &[Measurement]) {
-    let own: Vec<&Format> = plan
-        .formats
+    let formats = plan.compared_formats();
+    let own: Vec<&Format> = formats
         .iter()
         .copied()
         .filter(|f| f.pinned_by_format_version)
         .collect();
-    let peers: Vec<&Format> = plan
-        .formats
+    let peers: Vec<&Format> = formats
         .iter()
         .copied()
         .filter(|f| !f.pinned_by_format_version)
@@ -190,6 +189,55 @@ fn push_own_ratios(out: &mut String, plan: &Plan, measurements: &[Measurement]) 
                 ratio(f, d, Operation::Encode),
                 ratio(f, d, Operation::Decode)
             ));
+        }
+    }
+}
+
+/// The heading of the compressed pipelines' table.
+pub const COMPRESSED_HEADING: &str = "Compressed with zstd";
+
+/// The compressed pipelines next to the formats they compress: per dataset,
+/// each one's size and median time of every operation. Nothing when the run
+/// has no pipeline.
+fn push_compressed(out: &mut String, plan: &Plan, measurements: &[Measurement]) {
+    let rows = plan.compressed_table_formats();
+    if rows.is_empty() {
+        return;
+    }
+    out.push_str(&format!(
+        "\n## {COMPRESSED_HEADING}\n\nEach pipeline is a format followed by zstd level {}: \
+         encode is the format's encode then compression, decode is decompression (into a \
+         reused buffer) then the format's decode, which a borrowed decode borrows from. Size is \
+         the compressed size; times are medians. The uncompressed formats are repeated for \
+         comparison. The pipelines are in no chart and no table above.\n\n\
+         | dataset | pipeline | size (bytes) |",
+        crate::ZSTD_LEVEL
+    ));
+    let ops = plan.suite.operations();
+    for op in ops {
+        out.push_str(&format!(" {} |", op.title().to_lowercase()));
+    }
+    out.push_str("\n| --- | --- | --: |");
+    for _ in ops {
+        out.push_str(" --: |");
+    }
+    out.push('\n');
+    for &d in &plan.datasets {
+        for f in &rows {
+            let cell = |op: Operation| {
+                measurements
+                    .iter()
+                    .find(|m| m.format == *f && m.dataset == d && m.operation == op)
+            };
+            let Some(size) = cell(Operation::Encode).map(|m| m.size_bytes) else {
+                continue;
+            };
+            out.push_str(&format!("| `{d}` | {} | {} |", f.label, thousands(size)));
+            for &op in ops {
+                let text = cell(op).map_or_else(|| "-".to_owned(), |m| duration(m.stats.median_ns));
+                out.push_str(&format!(" {text} |"));
+            }
+            out.push('\n');
         }
     }
 }

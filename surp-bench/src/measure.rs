@@ -32,9 +32,85 @@ pub struct Measurement {
     pub zstd_bytes: Option<u64>,
 }
 
-/// The zstd level of the compressed-size column: zstd's default, what users
-/// reach for first.
+/// The zstd level of the compressed-size column and of the compressed
+/// pipelines: zstd's default, what users reach for first.
 pub const ZSTD_LEVEL: i32 = 3;
+
+/// The zstd half of a compressed pipeline's lane: a compressor and a
+/// decompressor, each with its buffer, made once before anything is timed
+/// and reused by every run, as a program that compresses many documents
+/// would keep them.
+pub(crate) struct ZstdStep {
+    pub(crate) pack: Packer,
+    pub(crate) unpack: Unpacker,
+}
+
+/// Encodes into its own buffer, then compresses that into the caller's.
+pub(crate) struct Packer {
+    compressor: zstd::bulk::Compressor<'static>,
+    /// The plain encoding, cleared (capacity kept) before each encode.
+    plain: Vec<u8>,
+}
+
+/// Decompresses into its own buffer, which the decode then reads.
+pub(crate) struct Unpacker {
+    decompressor: zstd::bulk::Decompressor<'static>,
+    /// The decompressed encoding, cleared (capacity kept) before each run.
+    unpacked: Vec<u8>,
+}
+
+impl ZstdStep {
+    /// The step a format's lane needs: `None` for a plain format; for a
+    /// compressed pipeline, a compressor at [`ZSTD_LEVEL`] and a
+    /// decompressor, with empty buffers.
+    pub(crate) fn for_format(format: &Format) -> Result<Option<ZstdStep>, CodecError> {
+        if !format.is_compressed() {
+            return Ok(None);
+        }
+        Ok(Some(ZstdStep {
+            pack: Packer {
+                compressor: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
+                plain: Vec::new(),
+            },
+            unpack: Unpacker {
+                decompressor: zstd::bulk::Decompressor::new()?,
+                unpacked: Vec::new(),
+            },
+        }))
+    }
+}
+
+impl Packer {
+    /// Runs `encode` into the plain buffer, then compresses the plain
+    /// encoding into `out` (which the caller has cleared) as one zstd frame
+    /// that records its size.
+    pub(crate) fn pack(
+        &mut self,
+        encode: impl FnOnce(&mut Vec<u8>) -> Result<(), CodecError>,
+        out: &mut Vec<u8>,
+    ) -> Result<(), CodecError> {
+        self.plain.clear();
+        encode(&mut self.plain)?;
+        out.clear();
+        out.reserve(zstd::compress_bound(self.plain.len()));
+        self.compressor.compress_to_buffer(&self.plain, out)?;
+        Ok(())
+    }
+}
+
+impl Unpacker {
+    /// Decompresses one frame into the buffer, sized from the size the
+    /// frame records, and returns the plain encoding.
+    pub(crate) fn unpack(&mut self, compressed: &[u8]) -> Result<&[u8], CodecError> {
+        let size = zstd::bulk::Decompressor::upper_bound(compressed)
+            .ok_or("the zstd frame does not record its decompressed size")?;
+        self.unpacked.clear();
+        self.unpacked.reserve(size);
+        self.decompressor
+            .decompress_to_buffer(compressed, &mut self.unpacked)?;
+        Ok(&self.unpacked)
+    }
+}
 
 impl Measurement {
     /// Throughput: serialized bytes over the median time, in MB/s (10^6
@@ -125,6 +201,8 @@ struct ValueLane<'v> {
     encoded: Vec<u8>,
     /// The buffer encode and roundtrip runs write into, cleared each time.
     scratch: Vec<u8>,
+    /// The zstd step, for a compressed pipeline.
+    zstd: Option<ZstdStep>,
 }
 
 /// Measures every format of the plan on one (already verified) value
@@ -139,12 +217,20 @@ pub(crate) fn measure_dataset(
     let mut lanes: Vec<Box<dyn Lane + '_>> = Vec::with_capacity(plan.formats.len());
     for &format in &plan.formats {
         progress.set_message(format!("{dataset}: checking {}", format.name));
+        let mut zstd = ZstdStep::for_format(format).map_err(|err| BenchError::Codec {
+            format: format.name,
+            dataset: dataset.into(),
+            operation: Operation::Encode,
+            message: format!("zstd: {err}"),
+        })?;
+        let encoded = check_round_trip(format, dataset, value, zstd.as_mut())?;
         lanes.push(Box::new(ValueLane {
             format,
             codec: format.value_codec(),
             value,
-            encoded: check_round_trip(format, dataset, value)?,
+            encoded,
             scratch: Vec::new(),
+            zstd,
         }));
     }
     measure_lanes(plan, dataset.into(), &mut lanes, progress)
@@ -210,14 +296,21 @@ pub(crate) fn measure_lanes(
     let mut results = Vec::with_capacity(lanes.len() * operations.len());
     for (lane, lane_samples) in lanes.iter().zip(&samples) {
         let size_bytes = lane.encoded().len() as u64;
-        let zstd_bytes = zstd::bulk::compress(lane.encoded(), ZSTD_LEVEL)
-            .map_err(|err| BenchError::Codec {
-                format: lane.format().name,
-                dataset,
-                operation: Operation::Encode,
-                message: format!("zstd: {err}"),
-            })?
-            .len() as u64;
+        // A compressed pipeline's size is already its size after zstd;
+        // compressing its output again would measure nothing.
+        let zstd_bytes = if lane.format().is_compressed() {
+            None
+        } else {
+            let compressed = zstd::bulk::compress(lane.encoded(), ZSTD_LEVEL).map_err(|err| {
+                BenchError::Codec {
+                    format: lane.format().name,
+                    dataset,
+                    operation: Operation::Encode,
+                    message: format!("zstd: {err}"),
+                }
+            })?;
+            Some(compressed.len() as u64)
+        };
         for (&operation, samples) in operations.iter().zip(lane_samples) {
             let Some(stats) = Stats::from_samples(samples) else {
                 continue;
@@ -228,7 +321,7 @@ pub(crate) fn measure_lanes(
                 operation,
                 stats,
                 size_bytes,
-                zstd_bytes: Some(zstd_bytes),
+                zstd_bytes,
             });
         }
     }
@@ -236,11 +329,14 @@ pub(crate) fn measure_lanes(
 }
 
 /// Encodes the value twice (the bytes must match) and decodes it (the result
-/// must equal the value); returns the encoding.
+/// must equal the value); returns the encoding. For a compressed pipeline
+/// (`zstd` given) the encodings are compressed and the decode decompresses
+/// first, through the same step the timed runs use.
 fn check_round_trip(
     format: &'static Format,
     dataset: Dataset,
     value: &Value,
+    mut zstd: Option<&mut ZstdStep>,
 ) -> Result<Vec<u8>, BenchError> {
     let codec = format.value_codec();
     let failed = |operation| {
@@ -251,17 +347,25 @@ fn check_round_trip(
             message: err.to_string(),
         }
     };
+    let encode = |zstd: Option<&mut ZstdStep>, buf: &mut Vec<u8>| match zstd {
+        Some(step) => step.pack.pack(|plain| (codec.encode)(value, plain), buf),
+        None => (codec.encode)(value, buf),
+    };
     let mut first = Vec::new();
-    (codec.encode)(value, &mut first).map_err(failed(Operation::Encode))?;
+    encode(zstd.as_deref_mut(), &mut first).map_err(failed(Operation::Encode))?;
     let mut second = Vec::new();
-    (codec.encode)(value, &mut second).map_err(failed(Operation::Encode))?;
+    encode(zstd.as_deref_mut(), &mut second).map_err(failed(Operation::Encode))?;
     if first != second {
         return Err(BenchError::NotDeterministic {
             format: format.name,
             dataset: dataset.into(),
         });
     }
-    let back = (codec.decode)(&first).map_err(failed(Operation::Decode))?;
+    let back = match zstd {
+        Some(step) => step.unpack.unpack(&first).and_then(codec.decode),
+        None => (codec.decode)(&first),
+    }
+    .map_err(failed(Operation::Decode))?;
     if let Some(difference) = first_difference(&format.expected_decode(value), &back) {
         return Err(BenchError::NotRoundTrip {
             format: format.name,
@@ -291,14 +395,29 @@ impl Lane for ValueLane<'_> {
             value,
             encoded,
             scratch,
+            zstd,
             ..
         } = self;
         let encode = |buf: &mut Vec<u8>| (codec.encode)(black_box(value), buf);
+        let Some(ZstdStep { pack, unpack }) = zstd else {
+            return match operation {
+                Operation::Encode => timed_encode(scratch, encode),
+                Operation::Decode => timed_decode(|| (codec.decode)(black_box(encoded))),
+                Operation::DecodeBorrowed => Err("the value suite has no borrowed decode".into()),
+                Operation::Roundtrip => timed_roundtrip(scratch, encode, codec.decode),
+            };
+        };
         match operation {
-            Operation::Encode => timed_encode(scratch, encode),
-            Operation::Decode => timed_decode(|| (codec.decode)(black_box(encoded))),
+            Operation::Encode => timed_encode(scratch, |out| pack.pack(encode, out)),
+            Operation::Decode => {
+                timed_decode(|| unpack.unpack(black_box(encoded)).and_then(codec.decode))
+            }
             Operation::DecodeBorrowed => Err("the value suite has no borrowed decode".into()),
-            Operation::Roundtrip => timed_roundtrip(scratch, encode, codec.decode),
+            Operation::Roundtrip => timed_roundtrip(
+                scratch,
+                |out| pack.pack(encode, out),
+                |bytes| unpack.unpack(bytes).and_then(codec.decode),
+            ),
         }
     }
 }
@@ -328,7 +447,17 @@ mod tests {
             assert_eq!(m.operation, ops[i % ops.len()]);
             assert_eq!(m.stats.samples, 2);
             assert!(m.size_bytes > 0);
-            assert!(m.zstd_bytes.is_some_and(|z| z > 0));
+            if m.format.is_compressed() {
+                assert_eq!(m.zstd_bytes, None, "{}", m.format.name);
+                // The pipeline's size is its base format's size after zstd.
+                let base = results
+                    .iter()
+                    .find(|b| Some(b.format.name) == m.format.zstd_of)
+                    .unwrap();
+                assert_eq!(Some(m.size_bytes), base.zstd_bytes, "{}", m.format.name);
+            } else {
+                assert!(m.zstd_bytes.is_some_and(|z| z > 0));
+            }
             assert!(m.stats.min_ns <= m.stats.median_ns && m.stats.median_ns <= m.stats.p95_ns);
         }
     }
@@ -350,6 +479,7 @@ mod tests {
             bytes_as_base64: false,
             pinned_by_format_version: false,
             needs_schema: false,
+            zstd_of: None,
             codec: crate::Codec::Json,
             value: Some(ValueCodec {
                 encode: |v, buf| Ok(serde_json::to_writer(buf, v)?),
@@ -357,7 +487,7 @@ mod tests {
             }),
         };
         let value = Value::Map(vec![("a".into(), Value::Null), ("b".into(), Value::Null)]);
-        let err = check_round_trip(&LOSSY, Dataset::Canada, &value).unwrap_err();
+        let err = check_round_trip(&LOSSY, Dataset::Canada, &value, None).unwrap_err();
         assert_eq!(
             err.to_string(),
             "lossy does not round-trip dataset `canada` exactly: at $: expected a map of 2 \

@@ -113,7 +113,13 @@ const METHODOLOGY: Methodology = Methodology {
                  strings; its round-trip check expects those strings",
     timer: "std::time::Instant around each single run",
     zstd: "zstd_bytes is the encoding compressed with zstd level 3 (the zstd crate, one shot, \
-           no dictionary); it is computed once per format and dataset, not timed",
+           no dictionary); it is computed once per format and dataset, not timed. The \
+           pipelines surp_zstd and surp_dedup_zstd are timed: encode is the format's encode into \
+           a reused Vec, then zstd level 3 into the lane's Vec as one frame that records its \
+           size; decode reads that size, decompresses into a reused Vec and decodes from it \
+           (a borrowed decode borrows from it). The zstd contexts are made once per lane, \
+           outside the clock; their size_bytes is the compressed size (so their mb_per_s is \
+           compressed bytes per second) and their zstd_bytes is empty",
     borrowed_decode: None,
     schema: "postcard, bitcode, Protobuf and MessagePack compact (structs as arrays) write no \
              field names or types: a reader needs the schema to decode them. Surp, JSON, \

@@ -155,6 +155,39 @@ impl Plan {
         )
     }
 
+    /// The formats proper, without the compressed pipelines: what charts,
+    /// the per-format tables and the docs' headlines compare.
+    pub fn compared_formats(&self) -> Vec<&'static Format> {
+        self.formats
+            .iter()
+            .copied()
+            .filter(|f| !f.is_compressed())
+            .collect()
+    }
+
+    /// The compressed pipelines of the plan, with the plan's formats they
+    /// compress, bases first: the rows of the compressed table. Empty when
+    /// the plan has no pipeline.
+    pub fn compressed_table_formats(&self) -> Vec<&'static Format> {
+        let pipelines: Vec<&'static Format> = self
+            .formats
+            .iter()
+            .copied()
+            .filter(|f| f.is_compressed())
+            .collect();
+        if pipelines.is_empty() {
+            return pipelines;
+        }
+        let mut rows: Vec<&'static Format> = self
+            .formats
+            .iter()
+            .copied()
+            .filter(|f| pipelines.iter().any(|p| p.zstd_of == Some(f.name)))
+            .collect();
+        rows.extend(pipelines);
+        rows
+    }
+
     /// The most cells the plan can have, each a format x dataset x
     /// operation (formats without a borrowed decode have fewer).
     pub fn cells(&self) -> usize {

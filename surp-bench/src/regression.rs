@@ -413,6 +413,7 @@ mod tests {
         bytes_as_base64: false,
         pinned_by_format_version: true,
         needs_schema: false,
+        zstd_of: None,
         codec: crate::Codec::Surp,
         value: None,
     };

@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 use surp_datasets::typed::{AccessLog, GameSaves, GameUpdates, Mesh};
 
 use crate::format::CodecError;
-use crate::measure::{Lane, timed_decode, timed_encode, timed_roundtrip};
+use crate::measure::{Lane, Unpacker, ZstdStep, timed_decode, timed_encode, timed_roundtrip};
 use crate::typed_proto as proto;
 use crate::{Codec, Format, Operation};
 
@@ -246,7 +246,9 @@ pub(crate) type CheckError = (&'static Format, Operation, String);
 /// One lane per format for a typed dataset, each checked first: two
 /// encodes give the same bytes, the owned decode equals the dataset, and
 /// the borrowed decode serializes (as JSON) to the same text as the
-/// dataset.
+/// dataset. A compressed pipeline is checked through its zstd step: the
+/// compressed bytes must match, and the decodes read the decompressed
+/// encoding.
 pub(crate) fn lanes<'v, T: TypedData>(
     formats: &[&'static Format],
     value: &'v T,
@@ -264,7 +266,7 @@ pub(crate) fn lanes<'v, T: TypedData>(
 
 fn check_encode_twice(
     format: &'static Format,
-    encode: impl Fn(&mut Vec<u8>) -> Result<(), CodecError>,
+    mut encode: impl FnMut(&mut Vec<u8>) -> Result<(), CodecError>,
 ) -> Result<Vec<u8>, CheckError> {
     let fail = |e: CodecError| (format, Operation::Encode, e.to_string());
     let mut first = Vec::new();
@@ -287,6 +289,8 @@ struct SerdeLane<'v, T: TypedData> {
     value: &'v T,
     encoded: Vec<u8>,
     scratch: Vec<u8>,
+    /// The zstd step, for a compressed pipeline.
+    zstd: Option<ZstdStep>,
 }
 
 impl<'v, T: TypedData> SerdeLane<'v, T> {
@@ -295,9 +299,24 @@ impl<'v, T: TypedData> SerdeLane<'v, T> {
         codec: SerdeCodec<T>,
         value: &'v T,
     ) -> Result<Self, CheckError> {
-        let encoded = check_encode_twice(format, |buf| (codec.encode)(value, buf))?;
+        let mut zstd = ZstdStep::for_format(format)
+            .map_err(|e| (format, Operation::Encode, format!("zstd: {e}")))?;
+        let encoded = check_encode_twice(format, |buf| match &mut zstd {
+            Some(step) => step.pack.pack(|plain| (codec.encode)(value, plain), buf),
+            None => (codec.encode)(value, buf),
+        })?;
+        // What the decodes read: the encoding, or for a pipeline its
+        // decompressed form.
+        let plain = match &mut zstd {
+            Some(step) => step
+                .unpack
+                .unpack(&encoded)
+                .map_err(|e| (format, Operation::Decode, format!("zstd: {e}")))?
+                .to_vec(),
+            None => encoded.clone(),
+        };
         let back =
-            (codec.decode)(&encoded).map_err(|e| (format, Operation::Decode, e.to_string()))?;
+            (codec.decode)(&plain).map_err(|e| (format, Operation::Decode, e.to_string()))?;
         if back != *value {
             return Err((
                 format,
@@ -307,7 +326,7 @@ impl<'v, T: TypedData> SerdeLane<'v, T> {
         }
         if let Some(borrow) = codec.decode_borrowed {
             let borrowed =
-                borrow(&encoded).map_err(|e| (format, Operation::DecodeBorrowed, e.to_string()))?;
+                borrow(&plain).map_err(|e| (format, Operation::DecodeBorrowed, e.to_string()))?;
             let same = serde_json::to_vec(&borrowed).ok() == serde_json::to_vec(value).ok();
             if !same {
                 return Err((
@@ -323,6 +342,7 @@ impl<'v, T: TypedData> SerdeLane<'v, T> {
             value,
             encoded,
             scratch: Vec::new(),
+            zstd,
         })
     }
 }
@@ -343,18 +363,50 @@ impl<T: TypedData> Lane for SerdeLane<'_, T> {
     fn run(&mut self, operation: Operation) -> Result<u64, CodecError> {
         let (codec, value, encoded) = (&self.codec, self.value, &self.encoded);
         let encode = |buf: &mut Vec<u8>| (codec.encode)(black_box(value), buf);
+        let borrow = || {
+            codec
+                .decode_borrowed
+                .ok_or("this format has no borrowed decode")
+        };
+        let Some(ZstdStep { pack, unpack }) = &mut self.zstd else {
+            return match operation {
+                Operation::Encode => timed_encode(&mut self.scratch, encode),
+                Operation::Decode => timed_decode(|| (codec.decode)(black_box(encoded))),
+                Operation::DecodeBorrowed => {
+                    let borrow = borrow()?;
+                    timed_decode(|| borrow(black_box(encoded)))
+                }
+                Operation::Roundtrip => timed_roundtrip(&mut self.scratch, encode, codec.decode),
+            };
+        };
+        // A pipeline's decodes decompress into the step's buffer first; the
+        // borrowed decode borrows from that buffer.
         match operation {
-            Operation::Encode => timed_encode(&mut self.scratch, encode),
-            Operation::Decode => timed_decode(|| (codec.decode)(black_box(encoded))),
-            Operation::DecodeBorrowed => {
-                let borrow = codec
-                    .decode_borrowed
-                    .ok_or("this format has no borrowed decode")?;
-                timed_decode(|| borrow(black_box(encoded)))
+            Operation::Encode => timed_encode(&mut self.scratch, |out| pack.pack(encode, out)),
+            Operation::Decode => {
+                timed_decode(|| unpack.unpack(black_box(encoded)).and_then(codec.decode))
             }
-            Operation::Roundtrip => timed_roundtrip(&mut self.scratch, encode, codec.decode),
+            Operation::DecodeBorrowed => {
+                let borrow = borrow()?;
+                timed_decode(move || unpack_borrowed::<T>(unpack, black_box(encoded), borrow))
+            }
+            Operation::Roundtrip => timed_roundtrip(
+                &mut self.scratch,
+                |out| pack.pack(encode, out),
+                |bytes| unpack.unpack(bytes).and_then(codec.decode),
+            ),
         }
     }
+}
+
+/// Decompresses into the step's buffer and decodes borrowing from it: the
+/// result lives as long as the step's borrow, not the compressed input's.
+fn unpack_borrowed<'b, T: TypedData>(
+    unpack: &'b mut Unpacker,
+    compressed: &[u8],
+    borrow: BorrowFn<T>,
+) -> Result<T::Borrowed<'b>, CodecError> {
+    borrow(unpack.unpack(compressed)?)
 }
 
 /// Protobuf: the dataset converted to its messages once, untimed; the

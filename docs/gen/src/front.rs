@@ -8,20 +8,20 @@ use surp_bench::{BenchDataset, Chart, Format, Measurement, Operation, Suite, tho
 use crate::run::Run;
 
 /// The formats a reader compares Surp with first: self-describing peers.
+/// Compressed pipelines are never peers, nor anywhere in the front: they
+/// are compared on the Deduplication page and in their own table.
 fn self_describing_peers(run: &Run) -> Vec<&'static Format> {
     run.plan
-        .formats
-        .iter()
-        .copied()
+        .compared_formats()
+        .into_iter()
         .filter(|f| !f.needs_schema_in(run.suite()) && !f.pinned_by_format_version)
         .collect()
 }
 
 fn schema_bound(run: &Run) -> Vec<&'static Format> {
     run.plan
-        .formats
-        .iter()
-        .copied()
+        .compared_formats()
+        .into_iter()
         .filter(|f| f.needs_schema_in(run.suite()))
         .collect()
 }
@@ -113,7 +113,7 @@ fn most_often_best(run: &Run, chart: Chart) -> Option<(&'static Format, usize, u
     let mut counts: Vec<(&'static Format, usize)> = Vec::new();
     let mut total = 0;
     for &d in &run.plan.datasets {
-        let Some((_, f)) = best(run, chart, &run.plan.formats, d) else {
+        let Some((_, f)) = best(run, chart, &run.plan.compared_formats(), d) else {
             continue;
         };
         total += 1;
@@ -182,7 +182,7 @@ pub fn stat_cards(run: &Run) -> String {
     };
     let cards = [
         (run.plan.datasets.len().to_string(), "datasets"),
-        (run.plan.formats.len().to_string(), "formats"),
+        (run.plan.compared_formats().len().to_string(), "formats"),
         (run.meta.iterations.to_string(), "iterations per cell"),
         regressions,
     ];

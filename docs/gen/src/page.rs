@@ -365,7 +365,17 @@ fn push_reproduce(out: &mut String, run: &Run) {
     if meta.iterations != run.plan.mode.default_iterations() {
         args.push_str(&format!(" --iterations {}", meta.iterations));
     }
-    if run.plan.formats.len() != surp_bench::FORMATS.len() {
+    // The suite's formats and pipelines by default. A run without
+    // pipelines comes from a commit from before them, whose default it was.
+    let in_suite = |compressed: bool| {
+        surp_bench::FORMATS
+            .iter()
+            .filter(|f| f.in_suite(run.suite()) && f.is_compressed() == compressed)
+            .count()
+    };
+    let compared = run.plan.compared_formats().len();
+    let pipelines = run.plan.formats.len() - compared;
+    if compared != in_suite(false) || (pipelines != 0 && pipelines != in_suite(true)) {
         let names: Vec<&str> = run.plan.formats.iter().map(|f| f.name).collect();
         args.push_str(&format!(" --formats {}", names.join(",")));
     }

@@ -69,9 +69,14 @@ impl Run {
     }
 
     /// The charts the run has: its suite's, less the compressed-size chart
-    /// in runs made before sizes were compressed.
+    /// in runs made before sizes were compressed (the compressed pipelines,
+    /// which have no `zstd_bytes` and are in no chart, do not count).
     pub fn charts(&self) -> Vec<Chart> {
-        let compressed = self.measurements.iter().all(|m| m.zstd_bytes.is_some());
+        let compressed = self
+            .measurements
+            .iter()
+            .filter(|m| !m.format.is_compressed())
+            .all(|m| m.zstd_bytes.is_some());
         self.suite()
             .charts()
             .into_iter()

@@ -10,7 +10,13 @@ use std::sync::OnceLock;
 use docs_gen::{DocsError, LIST_END, LIST_START, Site, Stale};
 use surp_bench::{Dataset, FORMATS, Mode, Options, Plan, Suite};
 
-const FORMAT_NAMES: [&str; 3] = ["surp", "surp_dedup", "msgpack"];
+const FORMAT_NAMES: [&str; 5] = [
+    "surp",
+    "surp_dedup",
+    "msgpack",
+    "surp_zstd",
+    "surp_dedup_zstd",
+];
 const DATASETS: [Dataset; 2] = [Dataset::NestedDeep, Dataset::StringHeavy];
 
 /// One small real run, made once and copied into each test's folder.
@@ -87,10 +93,11 @@ fn without_runs_the_pages_say_that_no_run_is_committed() {
     assert!(site.runs.is_empty());
     assert!(page(&site, "index.md").contains("No benchmark run is committed yet"));
     assert!(page(&site, "dedup-measured.md").contains("No benchmark run is committed yet"));
+    assert!(page(&site, "dedup-zstd.md").contains("No benchmark run is committed yet"));
     assert_eq!(
         site.files.len(),
-        3,
-        "SUMMARY.md, the index and the dedup fragment"
+        4,
+        "SUMMARY.md, the index and the two dedup fragments"
     );
 }
 
@@ -119,7 +126,10 @@ fn a_run_gets_a_page_with_its_charts_and_every_cell() {
             .iter()
             .find(|r| r.starts_with(&row))
             .unwrap_or_else(|| panic!("no row {row}"));
-        let zstd = surp_bench::thousands(m.zstd_bytes.unwrap());
+        // A compressed pipeline's size is compressed already.
+        let zstd = m
+            .zstd_bytes
+            .map_or_else(|| "-".to_owned(), surp_bench::thousands);
         let sizes = format!("| {} | {zstd} |", surp_bench::thousands(m.size_bytes));
         assert!(line.ends_with(&sizes), "{line}");
     }
@@ -132,13 +142,89 @@ fn a_run_gets_a_page_with_its_charts_and_every_cell() {
     if let Some(commit) = meta["git"]["commit"].as_str() {
         assert!(text.contains(&format!("git checkout {commit}")));
     }
-    assert!(text.contains("--iterations 1 --formats surp,surp_dedup,msgpack --datasets"));
+    assert!(text.contains(
+        "--iterations 1 --formats surp,surp_dedup,msgpack,surp_zstd,surp_dedup_zstd --datasets"
+    ));
 
     let summary = &site.files[&PathBuf::from("src/SUMMARY.md")];
     assert!(summary.contains("    - [v0.1.0](bench/v0.1.0.md)\n"));
     let dedup = page(&site, "dedup-measured.md");
     assert!(dedup.contains("[v0.1.0 run](bench/v0.1.0.md)"));
     assert_eq!(table_rows(dedup, "| dataset |").len(), DATASETS.len());
+}
+
+#[test]
+fn the_pipelines_have_their_own_table_and_the_dedup_page_compares_them() {
+    let docs = docs_with_runs(&["v0.1.0"]);
+    let site = Site::generate(docs.path()).unwrap();
+
+    // The run page: no pipeline among the formats compared, a table of
+    // their own with the formats they compress.
+    let text = page(&site, "v0.1.0.md");
+    let size_rows = table_rows(text, "## Serialized size");
+    assert!(!size_rows.is_empty());
+    let size_table = &text[text.find("## Serialized size").unwrap()..];
+    let header = size_table
+        .lines()
+        .find(|l| l.starts_with("| dataset"))
+        .unwrap();
+    assert!(!header.contains("zstd"), "{header}");
+    let compressed = table_rows(text, surp_bench::COMPRESSED_HEADING);
+    assert_eq!(compressed.len(), 4 * DATASETS.len(), "{compressed:?}");
+    assert!(
+        compressed.iter().all(|r| !r.contains(" - |")),
+        "{compressed:?}"
+    );
+    assert!(text.contains("<span class=\"stat-value\">3</span><span class=\"stat-label\">formats"));
+
+    // The dedup page: four rows per dataset, every time measured.
+    let zstd = page(&site, "dedup-zstd.md");
+    assert!(zstd.contains("[v0.1.0 run](bench/v0.1.0.md)"));
+    assert!(!zstd.contains("made before surp-bench timed"));
+    let rows = table_rows(zstd, "| dataset | encoding |");
+    assert_eq!(rows.len(), 4 * DATASETS.len());
+    assert!(rows.iter().all(|r| !r.contains(" - |")), "{rows:?}");
+    assert!(zstd.contains("- **Size.** Surp+zstd is smaller than Surp+Dedup on"));
+    assert!(zstd.contains("Surp+Dedup+zstd is the smallest of the four on"));
+    for line in ["- **Decode** time", "- **Encode** time"] {
+        let line = zstd.lines().find(|l| l.starts_with(line)).unwrap();
+        for way in ["Surp+Dedup ", "Surp+zstd ", "Surp+Dedup+zstd "] {
+            assert!(line.contains(way), "{line}");
+        }
+    }
+}
+
+#[test]
+fn a_run_from_before_the_pipelines_still_gets_their_sizes() {
+    let docs = docs_with_runs(&["v0.1.0"]);
+    let run = docs.path().join("assets/bench/v0.1.0");
+    let csv = fs::read_to_string(run.join("summary.csv")).unwrap();
+    let without: String = csv
+        .lines()
+        .filter(|l| !l.starts_with("surp_zstd,") && !l.starts_with("surp_dedup_zstd,"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(without.len() < csv.len());
+    fs::write(run.join("summary.csv"), without).unwrap();
+    let site = Site::generate(docs.path()).unwrap();
+
+    let text = page(&site, "v0.1.0.md");
+    assert!(!text.contains(surp_bench::COMPRESSED_HEADING));
+    let zstd = page(&site, "dedup-zstd.md");
+    assert!(zstd.contains("made before surp-bench timed the compressed pipelines"));
+    let rows = table_rows(zstd, "| dataset | encoding |");
+    assert_eq!(rows.len(), 4 * DATASETS.len());
+    for row in rows.iter().filter(|r| r.contains("zstd |")) {
+        // The size, from zstd_bytes; no time.
+        let cells: Vec<&str> = row.split(" | ").collect();
+        assert_ne!(cells[2], "-", "{row}");
+        assert!(row.ends_with("| - | - |"), "{row}");
+    }
+    let decode = zstd
+        .lines()
+        .find(|l| l.starts_with("- **Decode** time"))
+        .unwrap();
+    assert!(!decode.contains("zstd"), "{decode}");
 }
 
 #[test]
@@ -216,7 +302,7 @@ fn an_incomplete_run_is_refused_with_the_reason() {
     let shorter: Vec<&str> = csv.lines().take(csv.lines().count() - 1).collect();
     fs::write(&csv_path, shorter.join("\n")).unwrap();
     assert!(
-        message(docs.path()).contains("summary.csv has 17 rows"),
+        message(docs.path()).contains("summary.csv has 29 rows"),
         "{}",
         message(docs.path())
     );
