@@ -355,16 +355,9 @@ impl<O: Output> Compound<'_, O> {
     #[inline]
     fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         if let Mode::Buffered(spill) = &mut self.mode {
-            let (depth_left, max_depth) = (self.ser.depth_left, self.ser.max_depth);
-            value.serialize(&mut Serializer {
-                out: &mut **spill,
-                depth_left,
-                max_depth,
-                spill: None,
-            })
-        } else {
-            value.serialize(&mut *self.ser)
+            return buffered_item(spill, self.ser.depth_left, self.ser.max_depth, value);
         }
+        value.serialize(&mut *self.ser)
     }
 
     #[inline]
@@ -380,6 +373,24 @@ impl<O: Output> Compound<'_, O> {
             mode => finish_unknown(self.ser, self.kind, self.written, mode),
         }
     }
+}
+
+/// An item of the outermost collection of unknown length, into the side
+/// buffer: out of line, so that the items of other collections do not carry
+/// a second serializer.
+#[inline(never)]
+fn buffered_item<T: Serialize + ?Sized>(
+    spill: &mut Spill,
+    depth_left: usize,
+    max_depth: usize,
+    value: &T,
+) -> Result<()> {
+    value.serialize(&mut Serializer {
+        out: spill,
+        depth_left,
+        max_depth,
+        spill: None,
+    })
 }
 
 /// Ends a collection of unknown length: out of line, like its beginning.
