@@ -23,8 +23,38 @@ use crate::shapes::{ShapeTable, combine};
 use crate::strings::{Lookup, StringTable, hash_bytes, same_bytes};
 
 /// Bytes kept free before a collection whose count serde did not give; the
-/// header is written there at the end and the items are moved back.
+/// header is written at the end of the gap when the collection ends, and the
+/// rest of the gap is removed later (see [`Pending`]).
 const HEADER_GAP: usize = 9;
+
+/// Byte ranges of the output to remove, not yet removed.
+///
+/// Closing the gap of a collection of unknown length, or compacting an
+/// explicit map into a shape reference, removes bytes in the middle of the
+/// output. Moving what follows at once moves every byte once per enclosing
+/// collection that does so: time grew with size times depth. The ranges are
+/// recorded instead and removed in one pass: at the end of the document, or
+/// before the encoder reads back or copies the bytes of a map (see
+/// `make_explicit`), or when the ranges of a collection that just ended are
+/// at least half of its bytes (so that the output never holds more than
+/// about twice what it will keep). Each pass costs at most twice the bytes
+/// it removes or is paid for by a copy that was made anyway, so encoding
+/// stays linear in the size of the output, whatever the depth.
+#[derive(Default)]
+struct Pending {
+    /// `(position, length)`, in no particular order; entries pushed after a
+    /// collection opened all lie in its bytes.
+    ranges: Vec<(usize, usize)>,
+    /// The sum of the lengths.
+    bytes: usize,
+}
+
+/// The state of [`Pending`] when a collection opened.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Mark {
+    ranges: usize,
+    bytes: usize,
+}
 
 /// A stand-in for the field position of array elements in a context hash.
 const ARRAY_SLOT: u64 = u64::MAX;
@@ -100,6 +130,12 @@ pub(crate) struct Encoder {
     key_text: Vec<u8>,
     /// Reused while rewriting a map.
     scratch: Vec<u8>,
+    /// Ranges of `out` to remove.
+    pending: Pending,
+    /// Bytes copied from one place of `out` to another, or out of it and
+    /// back: what makes encoding linear or not (see
+    /// `surp_dedup::__to_vec_counting_moves`).
+    pub(crate) moved: usize,
     /// How many more arrays and maps may open inside the open ones: deeper
     /// values are an error rather than a stack overflow.
     pub(crate) depth_left: usize,
@@ -130,6 +166,7 @@ pub(crate) struct MapFrame {
     written: usize,
     shapes_at_start: usize,
     mode: MapMode,
+    mark: Mark,
 }
 
 impl MapFrame {
@@ -146,6 +183,7 @@ pub(crate) struct SeqFrame {
     ctx: u64,
     declared: Option<usize>,
     written: usize,
+    mark: Mark,
 }
 
 impl SeqFrame {
@@ -175,6 +213,8 @@ impl Encoder {
             keys: Vec::new(),
             key_text: Vec::new(),
             scratch: Vec::new(),
+            pending: Pending::default(),
+            moved: 0,
             depth_left: surp::DEFAULT_MAX_DEPTH,
         }
     }
@@ -234,6 +274,7 @@ impl Encoder {
             ctx,
             declared: len,
             written: 0,
+            mark: self.mark(),
         })
     }
 
@@ -247,21 +288,78 @@ impl Encoder {
         match frame.declared {
             Some(n) if n == frame.written => Ok(()),
             Some(n) => Err(count_error(Kind::Array, n, frame.written)),
-            None => self.close_gap(frame.start, Kind::Array, frame.written),
+            None => self.close_gap(frame.start, Kind::Array, frame.written, frame.mark),
         }
     }
 
-    /// Writes the header of a collection that started with a gap, and moves
-    /// its items back to follow it.
-    fn close_gap(&mut self, start: usize, kind: Kind, count: usize) -> Result<()> {
-        let mut header = Vec::with_capacity(HEADER_GAP);
-        wire::write_header(&mut header, kind, count)?;
-        let body = start + HEADER_GAP;
-        self.out[start..start + header.len()].copy_from_slice(&header);
-        self.out.copy_within(body.., start + header.len());
-        self.out
-            .truncate(self.out.len() - (HEADER_GAP - header.len()));
+    /// Writes the header of a collection that started with a gap at the end
+    /// of the gap; the rest of the gap is removed later.
+    fn close_gap(&mut self, start: usize, kind: Kind, count: usize, mark: Mark) -> Result<()> {
+        let end = self.out.len();
+        wire::write_header(&mut self.out, kind, count)?;
+        let len = self.out.len() - end;
+        self.out.copy_within(end.., start + HEADER_GAP - len);
+        self.out.truncate(end);
+        self.remove_later(start, HEADER_GAP - len);
+        self.settle(start, mark);
         Ok(())
+    }
+
+    // ---- ranges to remove ------------------------------------------------
+
+    #[inline]
+    fn mark(&self) -> Mark {
+        Mark {
+            ranges: self.pending.ranges.len(),
+            bytes: self.pending.bytes,
+        }
+    }
+
+    fn remove_later(&mut self, at: usize, len: usize) {
+        if len > 0 {
+            self.pending.ranges.push((at, len));
+            self.pending.bytes += len;
+        }
+    }
+
+    /// After a collection that started at `start` recorded ranges: removes
+    /// those recorded since `mark` if they are at least half of its bytes.
+    fn settle(&mut self, start: usize, mark: Mark) {
+        if 2 * (self.pending.bytes - mark.bytes) >= self.out.len() - start {
+            self.remove_pending(mark);
+        }
+    }
+
+    /// Removes the ranges recorded since `mark`, in one pass from the first
+    /// of them to the end of the output.
+    fn remove_pending(&mut self, mark: Mark) {
+        let ranges = &mut self.pending.ranges[mark.ranges..];
+        // Ranges are pushed as collections end, inner ones first: runs that
+        // the sort merges in about linear time.
+        ranges.sort_by_key(|r| r.0);
+        if let Some(&(first, _)) = ranges.first() {
+            let mut write = first;
+            for i in 0..ranges.len() {
+                let (at, len) = ranges[i];
+                let next = ranges.get(i + 1).map_or(self.out.len(), |r| r.0);
+                self.out.copy_within(at + len..next, write);
+                write += next - at - len;
+                self.moved += next - at - len;
+            }
+            self.out.truncate(write);
+        }
+        self.pending.ranges.truncate(mark.ranges);
+        self.pending.bytes = mark.bytes;
+    }
+
+    /// Ends the document that starts at `base`: removes every pending range
+    /// and, when no reference was written, the marker.
+    pub(crate) fn finish(&mut self, base: usize) {
+        if !self.wrote_reference {
+            // No reference was written: the rest is the plain document.
+            self.remove_later(base, 1);
+        }
+        self.remove_pending(Mark::default());
     }
 
     // ---- maps ------------------------------------------------------------
@@ -290,6 +388,7 @@ impl Encoder {
                 written: 0,
                 shapes_at_start,
                 mode,
+                mark: self.mark(),
             });
         }
         match len {
@@ -309,6 +408,7 @@ impl Encoder {
             written: 0,
             shapes_at_start,
             mode,
+            mark: self.mark(),
         })
     }
 
@@ -379,6 +479,8 @@ impl Encoder {
         let declared = frame
             .declared
             .expect("only maps of known length start shaped");
+        // The values are read back below: they must be as they will stay.
+        self.remove_pending(frame.mark);
         let matched = frame.written;
         let keys_base = self.keys.len();
         let text_base = self.key_text.len();
@@ -421,6 +523,7 @@ impl Encoder {
         }
         self.out.truncate(frame.start);
         self.out.extend_from_slice(&scratch);
+        self.moved += scratch.len();
         self.scratch = scratch;
         frame.mode = MapMode::Explicit {
             keys_base,
@@ -537,12 +640,16 @@ impl Encoder {
             }
         }
         if frame.declared.is_none() {
-            self.close_gap(frame.start, Kind::Map, count)?;
+            self.close_gap(frame.start, Kind::Map, count, frame.mark)?;
         }
         Ok(())
     }
 
     /// Replaces an explicit map's header and keys by a shape reference.
+    ///
+    /// The reference goes at the end of the header and first key (or of the
+    /// gap and first key), and the rest of them and the other keys are
+    /// removed later, so that the values do not move now.
     fn compact(
         &mut self,
         frame: &MapFrame,
@@ -550,19 +657,50 @@ impl Encoder {
         count: usize,
         shape: u32,
     ) -> Result<()> {
+        let first_end = self.keys[keys_base].end;
+        let size = wire::shape_ref_size(shape as usize);
+        if first_end - frame.start >= size {
+            let end = self.out.len();
+            wire::write_shape_ref(&mut self.out, shape as usize)?;
+            self.out.copy_within(end.., first_end - size);
+            self.out.truncate(end);
+            self.remove_later(frame.start, first_end - size - frame.start);
+            for i in 1..count {
+                let key = self.keys[keys_base + i];
+                self.remove_later(key.start, key.end - key.start);
+            }
+            self.settle(frame.start, frame.mark);
+            return Ok(());
+        }
+        // A one-byte header and an empty first key, before a reference of
+        // three bytes: the values move, without the ranges pending in them.
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         wire::write_shape_ref(&mut scratch, shape as usize)?;
+        let ranges = &mut self.pending.ranges[frame.mark.ranges..];
+        ranges.sort_by_key(|r| r.0);
+        let mut next_range = 0;
         for i in 0..count {
             let value_start = self.keys[keys_base + i].end;
             let value_end = self
                 .keys
                 .get(keys_base + i + 1)
                 .map_or(self.out.len(), |k| k.start);
-            scratch.extend_from_slice(&self.out[value_start..value_end]);
+            let mut from = value_start;
+            while let Some(&(at, len)) = ranges.get(next_range)
+                && at < value_end
+            {
+                scratch.extend_from_slice(&self.out[from..at]);
+                from = at + len;
+                next_range += 1;
+            }
+            scratch.extend_from_slice(&self.out[from..value_end]);
         }
+        self.pending.ranges.truncate(frame.mark.ranges);
+        self.pending.bytes = frame.mark.bytes;
         self.out.truncate(frame.start);
         self.out.extend_from_slice(&scratch);
+        self.moved += scratch.len();
         self.scratch = scratch;
         Ok(())
     }

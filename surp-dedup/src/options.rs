@@ -110,20 +110,29 @@ impl Options {
         out: &mut Vec<u8>,
         value: &T,
     ) -> surp::Result<()> {
+        self.append_counting_moves(out, value).map(|_| ())
+    }
+
+    /// [`Options::append_to_vec`], and how many bytes the encoder moved
+    /// within its output after writing them.
+    pub(crate) fn append_counting_moves<T: Serialize + ?Sized>(
+        &self,
+        out: &mut Vec<u8>,
+        value: &T,
+    ) -> surp::Result<usize> {
         let base = out.len();
         let mut enc = Encoder::new(std::mem::take(out), self.max_strings, self.max_shapes);
         enc.out.push(wire::DEDUP_MARKER);
         let result = value.serialize(Serializer::new(&mut enc, ROOT_CONTEXT));
+        if result.is_ok() {
+            enc.finish(base);
+        }
         *out = enc.out;
         if let Err(e) = result {
             out.truncate(base);
             return Err(e);
         }
-        if !enc.wrote_reference {
-            // No reference was written: the rest is the plain document.
-            out.remove(base);
-        }
-        Ok(())
+        Ok(enc.moved)
     }
 
     /// Encodes `value` into `writer`.

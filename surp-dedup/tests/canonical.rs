@@ -226,6 +226,112 @@ proptest! {
     }
 }
 
+/// A `Value` with some of its arrays and maps written as collections of
+/// unknown length (`serialize_seq(None)`, `serialize_map(None)`): those at
+/// even depths, at odd depths, or all of them.
+struct Unsized<'a> {
+    value: &'a Value,
+    depth: usize,
+    which: u8,
+}
+
+impl Unsized<'_> {
+    fn unknown(&self) -> bool {
+        match self.which {
+            0 => self.depth.is_multiple_of(2),
+            1 => !self.depth.is_multiple_of(2),
+            _ => true,
+        }
+    }
+
+    fn inner<'b>(&self, value: &'b Value) -> Unsized<'b> {
+        Unsized {
+            value,
+            depth: self.depth + 1,
+            which: self.which,
+        }
+    }
+}
+
+impl Serialize for Unsized<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match self.value {
+            Value::Array(items) => {
+                let mut seq = s.serialize_seq((!self.unknown()).then_some(items.len()))?;
+                for item in items {
+                    seq.serialize_element(&self.inner(item))?;
+                }
+                seq.end()
+            }
+            Value::Map(entries) => {
+                let mut map = s.serialize_map((!self.unknown()).then_some(entries.len()))?;
+                for (k, v) in entries {
+                    map.serialize_entry(&self.inner(k), &self.inner(v))?;
+                }
+                map.end()
+            }
+            scalar => scalar.serialize(s),
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1000, ..ProptestConfig::default() })]
+
+    /// Collections of unknown length leave gaps for their headers, and maps
+    /// among them are compacted into shape references when they end; the
+    /// gaps and the dropped keys are removed later, in one pass. Whatever
+    /// mix of the two kinds a document has, its bytes are the reference's.
+    #[test]
+    fn unknown_length_collections_give_the_reference_encoding(v in document(), which in 0u8..3) {
+        let unknown = Unsized { value: &v, depth: 0, which };
+        prop_assert_eq!(surp_dedup::to_vec(&unknown).unwrap(), Reference::encode(&v));
+        // Inside a document whose first map compacts, and a second copy.
+        let pair = (&unknown, &unknown);
+        prop_assert_eq!(
+            surp_dedup::to_vec(&pair).unwrap(),
+            Reference::encode(&Value::Array(vec![v.clone(), v.clone()]))
+        );
+    }
+}
+
+/// A map whose header and first key (`""`) take two bytes, compacted into a
+/// three-byte reference to shape 300: the reference does not fit where they
+/// were, so the values move at once, without the gaps pending in them.
+#[test]
+fn a_compacted_map_whose_reference_is_longer_than_its_header_and_first_key() {
+    let mut shapes: Vec<Value> = (0..300)
+        .map(|i| Value::Map(vec![(Value::from(format!("k{i}")), Value::from(0))]))
+        .collect();
+    shapes.push(Value::Map(vec![
+        (Value::from(""), Value::from(1)),
+        (Value::from("x"), Value::from(2)),
+    ]));
+    let late = Value::Map(vec![
+        (
+            Value::from(""),
+            Value::Array(vec![Value::Array(vec![Value::from(7); 20]); 3]),
+        ),
+        (Value::from("x"), Value::Array(vec![Value::from(8); 17])),
+    ]);
+    let doc = Value::Array(vec![Value::Array(shapes), late]);
+    let reference = Reference::encode(&doc);
+    for which in 0..3 {
+        let unknown = Unsized {
+            value: &doc,
+            depth: 0,
+            which,
+        };
+        assert!(
+            surp_dedup::to_vec(&unknown).unwrap() == reference,
+            "unknown lengths at {which}"
+        );
+    }
+    // The late map is a reference to shape 300 (`f7 2c 01`).
+    assert!(reference.windows(3).any(|w| w == [0xf7, 0x2c, 0x01]));
+}
+
 #[test]
 fn append_to_vec_leaves_the_buffer_as_it_was_on_an_error() {
     struct Fails;

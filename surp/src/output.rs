@@ -25,6 +25,100 @@ pub trait Output {
     fn write_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()> {
         self.write_all(&bytes[..len])
     }
+
+    /// Not part of the API: the serializer's side buffer, when this output
+    /// is one. Implementations other than the crate's own keep the default.
+    #[doc(hidden)]
+    #[inline]
+    fn __spill(&mut self) -> Option<&mut Spill> {
+        None
+    }
+}
+
+/// The side buffer of collections whose length serde did not give.
+///
+/// Surp headers carry counts, so such a collection cannot be written until
+/// it ends. The outermost one is built here and then copied to the output
+/// after its header. Collections of unknown length nested in it are written
+/// into the same buffer behind a gap of [`MAX_HEADER`] bytes; when one ends,
+/// its header goes at the end of its gap and the rest of the gap, the
+/// *slack*, is recorded in `gaps` rather than closed by moving the items
+/// back. The copy to the output skips the slack, so every byte is written
+/// once here and copied once more, whatever the depth.
+///
+/// Closing each gap at once (as `surp` did with one buffer per level, and as
+/// `surp-dedup` did in place) moves every byte once per enclosing
+/// collection: encoding time grew with size times depth. A collection whose
+/// pending slack is at least half of its bytes closes it at once instead, in
+/// one pass over its bytes (paid for by the slack it removes): the buffer
+/// then stays under twice the bytes it will give.
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct Spill {
+    pub(crate) bytes: Vec<u8>,
+    /// `(position, slack)` of each gap, in order of position: an entry is
+    /// pushed when its collection opens and gets its slack when it ends.
+    pub(crate) gaps: Vec<(usize, usize)>,
+    /// The sum of the slacks in `gaps`.
+    pub(crate) slack: usize,
+}
+
+/// The longest array or map header: a tag and an 8-byte count.
+pub(crate) const MAX_HEADER: usize = 9;
+
+impl Spill {
+    /// Removes the slack of `gaps[from..]` by moving the bytes after it
+    /// back, in one pass from the first of them to the end.
+    pub(crate) fn close_gaps(&mut self, from: usize) {
+        let Some(&(first, _)) = self.gaps.get(from) else {
+            return;
+        };
+        let mut write = first;
+        for i in from..self.gaps.len() {
+            let (at, slack) = self.gaps[i];
+            let next = self.gaps.get(i + 1).map_or(self.bytes.len(), |g| g.0);
+            self.bytes.copy_within(at + slack..next, write);
+            write += next - at - slack;
+            self.slack -= slack;
+        }
+        self.bytes.truncate(write);
+        self.gaps.truncate(from);
+    }
+
+    /// Writes the bytes to `out` without the slack.
+    pub(crate) fn write_to<O: Output + ?Sized>(&self, out: &mut O) -> Result<()> {
+        let mut from = 0;
+        for &(at, slack) in &self.gaps {
+            out.write_all(&self.bytes[from..at])?;
+            from = at + slack;
+        }
+        out.write_all(&self.bytes[from..])
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.bytes.clear();
+        self.gaps.clear();
+        self.slack = 0;
+    }
+}
+
+impl Output for Spill {
+    #[inline]
+    fn write_u8(&mut self, byte: u8) -> Result<()> {
+        self.bytes.write_u8(byte)
+    }
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        self.bytes.write_all(bytes)
+    }
+    #[inline]
+    fn write_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()> {
+        self.bytes.write_prefix(bytes, len)
+    }
+    #[inline]
+    fn __spill(&mut self) -> Option<&mut Spill> {
+        Some(self)
+    }
 }
 
 impl Output for Vec<u8> {
@@ -59,6 +153,10 @@ impl<O: Output + ?Sized> Output for &mut O {
     #[inline]
     fn write_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> Result<()> {
         (**self).write_prefix(bytes, len)
+    }
+    #[inline]
+    fn __spill(&mut self) -> Option<&mut Spill> {
+        (**self).__spill()
     }
 }
 

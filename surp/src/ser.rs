@@ -5,7 +5,9 @@
 //! [`crate::wire`]. The one exception is a sequence or map whose length serde
 //! does not know up front (`#[serde(flatten)]`, unsized iterators): Surp
 //! headers carry counts, so such a collection is built in a side buffer and
-//! copied after its header.
+//! copied after its header. Collections of unknown length nested in it share
+//! that buffer, so each byte is copied once whatever the depth (see
+//! [`Spill`](crate::output::Spill)).
 //!
 //! How the serde data model maps to the wire is specified in `docs/spec.md`:
 //! structs are maps keyed by field name, enums are externally tagged (a unit
@@ -16,7 +18,7 @@
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::output::Output;
+use crate::output::{MAX_HEADER, Output, Spill};
 use crate::wire::{self, Kind};
 
 /// A Surp serializer writing to an [`Output`].
@@ -36,6 +38,8 @@ pub struct Serializer<O> {
     /// How many more arrays and maps may open inside the open ones.
     depth_left: usize,
     max_depth: usize,
+    /// The side buffer, kept between collections of unknown length.
+    spill: Option<Box<Spill>>,
 }
 
 impl<O: Output> Serializer<O> {
@@ -47,6 +51,7 @@ impl<O: Output> Serializer<O> {
             out,
             depth_left: crate::DEFAULT_MAX_DEPTH,
             max_depth: crate::DEFAULT_MAX_DEPTH,
+            spill: None,
         }
     }
 
@@ -86,16 +91,42 @@ impl<O: Output> Serializer<O> {
             Some(left) => left,
             None => return Err(depth_error(self.max_depth)),
         };
-        if let Some(len) = len {
-            wire::write_header(&mut self.out, kind, len)?;
-        }
+        let mode = match len {
+            Some(len) => {
+                wire::write_header(&mut self.out, kind, len)?;
+                Mode::Declared(len)
+            }
+            None => self.begin_unknown(),
+        };
         Ok(Compound {
             ser: self,
             kind,
-            declared: len,
             written: 0,
-            spill: Vec::new(),
+            mode,
         })
+    }
+
+    /// Where the items of a collection of unknown length go: behind a gap in
+    /// the side buffer if this serializer writes to it, else to the side
+    /// buffer. Out of line, so that collections of known length do not carry
+    /// it.
+    #[cold]
+    #[inline(never)]
+    fn begin_unknown(&mut self) -> Mode {
+        if let Some(spill) = self.out.__spill() {
+            let at = spill.bytes.len();
+            spill.bytes.extend_from_slice(&[0; MAX_HEADER]);
+            spill.gaps.push((at, 0));
+            Mode::Gap {
+                at,
+                gaps: spill.gaps.len() - 1,
+                slack: spill.slack,
+            }
+        } else {
+            let mut spill = self.spill.take().unwrap_or_default();
+            spill.clear();
+            Mode::Buffered(spill)
+        }
     }
 
     /// Begins a tuple or struct: serde gives its length up front, so it
@@ -298,44 +329,121 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
 pub struct Compound<'a, O> {
     ser: &'a mut Serializer<O>,
     kind: Kind,
-    /// The count given to the header, or `None` when serde did not know it:
-    /// then items go to `spill` until the end, and the header follows them.
-    declared: Option<usize>,
     written: usize,
-    spill: Vec<u8>,
+    mode: Mode,
+}
+
+/// Where the items of a [`Compound`] go.
+#[derive(Debug)]
+enum Mode {
+    /// After the header, which has the count serde gave.
+    Declared(usize),
+    /// The count is unknown and the output is not a side buffer: items go to
+    /// this one, and the header is written when it ends.
+    Buffered(Box<Spill>),
+    /// The count is unknown and the output is a side buffer: items follow a
+    /// gap for the header at `at`, entry `gaps` of the buffer's gaps; `slack`
+    /// is the buffer's slack when the gap was opened.
+    Gap {
+        at: usize,
+        gaps: usize,
+        slack: usize,
+    },
 }
 
 impl<O: Output> Compound<'_, O> {
     #[inline]
     fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        if self.declared.is_some() {
-            value.serialize(&mut *self.ser)
-        } else {
-            let (depth_left, max_depth) = (self.ser.depth_left, self.ser.max_depth);
-            value.serialize(&mut Serializer {
-                out: &mut self.spill,
-                depth_left,
-                max_depth,
-            })
+        if let Mode::Buffered(spill) = &mut self.mode {
+            return buffered_item(spill, self.ser.depth_left, self.ser.max_depth, value);
         }
+        value.serialize(&mut *self.ser)
     }
 
     #[inline]
     fn finish(self) -> Result<()> {
         self.ser.depth_left += 1;
-        match self.declared {
-            Some(declared) if declared == self.written => Ok(()),
-            Some(declared) => Err(Error::without_offset(ErrorKind::LengthMismatch {
+        match self.mode {
+            Mode::Declared(declared) if declared == self.written => Ok(()),
+            Mode::Declared(declared) => Err(Error::without_offset(ErrorKind::LengthMismatch {
                 kind: self.kind,
                 declared,
                 written: self.written,
             })),
-            None => {
-                wire::write_header(&mut self.ser.out, self.kind, self.written)?;
-                self.ser.out.write_all(&self.spill)
-            }
+            mode => finish_unknown(self.ser, self.kind, self.written, mode),
         }
     }
+}
+
+/// An item of the outermost collection of unknown length, into the side
+/// buffer: out of line, so that the items of other collections do not carry
+/// a second serializer.
+#[inline(never)]
+fn buffered_item<T: Serialize + ?Sized>(
+    spill: &mut Spill,
+    depth_left: usize,
+    max_depth: usize,
+    value: &T,
+) -> Result<()> {
+    value.serialize(&mut Serializer {
+        out: spill,
+        depth_left,
+        max_depth,
+        spill: None,
+    })
+}
+
+/// Ends a collection of unknown length: out of line, like its beginning.
+#[cold]
+#[inline(never)]
+fn finish_unknown<O: Output>(
+    ser: &mut Serializer<O>,
+    kind: Kind,
+    count: usize,
+    mode: Mode,
+) -> Result<()> {
+    match mode {
+        Mode::Declared(_) => unreachable!("a collection of known length has its header"),
+        Mode::Buffered(spill) => {
+            wire::write_header(&mut ser.out, kind, count)?;
+            spill.write_to(&mut ser.out)?;
+            ser.spill = Some(spill);
+            Ok(())
+        }
+        Mode::Gap { at, gaps, slack } => {
+            let spill = ser
+                .out
+                .__spill()
+                .expect("a gap is only opened in a side buffer");
+            close_gap(spill, kind, count, at, gaps, slack)
+        }
+    }
+}
+
+/// Writes the header of a collection that started with a gap at `at`, at the
+/// end of the gap, and records the rest of the gap as slack. When the slack
+/// of the collection and of those nested in it is at least half of its
+/// bytes, it is removed now, in one pass over them.
+fn close_gap(
+    spill: &mut Spill,
+    kind: Kind,
+    count: usize,
+    at: usize,
+    gaps: usize,
+    slack: usize,
+) -> Result<()> {
+    // The header is written at the end of the buffer, then moved to the gap.
+    let end = spill.bytes.len();
+    wire::write_header(&mut spill.bytes, kind, count)?;
+    let len = spill.bytes.len() - end;
+    spill.bytes.copy_within(end.., at + MAX_HEADER - len);
+    spill.bytes.truncate(end);
+    spill.gaps[gaps].1 = MAX_HEADER - len;
+    spill.slack += MAX_HEADER - len;
+    if 2 * (spill.slack - slack) >= spill.bytes.len() - at {
+        spill.close_gaps(gaps);
+    }
+    Ok(())
 }
 
 impl<O: Output> ser::SerializeSeq for Compound<'_, O> {
