@@ -33,8 +33,9 @@
 //! The counts are written to `instructions.csv` in the run folder. With
 //! `--check` they are compared with the committed baseline
 //! `bench/instructions-baseline.csv` (also ci scale): a cell that needs more
-//! than [`INSTRUCTION_THRESHOLD_PCT`] percent more own instructions, or
-//! makes that many percent more allocator calls, is a regression. A change that makes the code slower on purpose updates the
+//! than [`INSTRUCTION_THRESHOLD_PCT`] percent more own instructions is a
+//! regression. Allocator calls are reported beside them, not compared (see
+//! [`compare_instructions`]). A change that makes the code slower on purpose updates the
 //! baseline in the same commit (`--write-instruction-baseline`) and says why.
 
 use std::any::Any;
@@ -92,7 +93,7 @@ pub struct InstructionCount {
     /// `Ir`, outside shared libraries): what `--check` compares.
     pub instructions: u64,
     /// Calls from the harness binary into the C allocator's allocating
-    /// entry points: also compared.
+    /// entry points, as callgrind counts them: reported, not compared.
     pub allocations: u64,
     /// Instructions executed inside shared libraries (the allocator's
     /// internals, `memcpy`): reported, not compared, since they vary with
@@ -105,7 +106,7 @@ pub struct InstructionCount {
 pub struct InstructionChange {
     /// The cell's format, dataset and operation.
     pub cell: String,
-    /// What grew or shrank: `instructions` or `allocations`.
+    /// What grew or shrank: `instructions`.
     pub metric: &'static str,
     /// The baseline's count.
     pub baseline: u64,
@@ -369,15 +370,18 @@ pub fn compare_instructions(
                 .push(format!("{} is not in the baseline", key(c)));
             continue;
         };
-        let metrics = [
-            ("instructions", b.instructions, c.instructions),
-            ("allocations", b.allocations, c.allocations),
-        ];
+        // Allocator calls are reported, not compared: callgrind's call
+        // counts moved by a few calls between builds that executed the same
+        // instructions (the allocator's entry is sometimes reached by a tail
+        // jump, which callgrind does not always count as a call). A change
+        // in allocations still shows in the own-code count, through the
+        // standard library's allocation paths.
+        let metrics = [("instructions", b.instructions, c.instructions)];
         for (metric, before, now) in metrics {
             let change_pct = match (before, now) {
                 (b, n) if b == n => 0.0,
-                // A cell that allocated nothing and now does has grown
-                // without bound.
+                // A cell that counted nothing and now counts something has
+                // grown without bound.
                 (0, _) => f64::INFINITY,
                 (b, n) => (n as f64 / b as f64 - 1.0) * 100.0,
             };
@@ -522,29 +526,17 @@ mod tests {
     }
 
     #[test]
-    fn more_allocator_calls_are_a_regression_and_library_time_is_not() {
+    fn only_own_instructions_are_compared() {
         let baseline = [count("surp", 1_000_000)];
         let mut current = count("surp", 1_000_000);
         current.library_instructions *= 3;
-        assert!(
-            compare_instructions(&[current.clone()], &baseline)
-                .regressions
-                .is_empty()
-        );
-        current.allocations = 103;
-        let c = compare_instructions(&[current.clone()], &baseline);
+        current.allocations += 50;
+        let c = compare_instructions(std::slice::from_ref(&current), &baseline);
+        assert!(c.regressions.is_empty() && c.improvements.is_empty());
+        current.instructions = 1_030_000;
+        let c = compare_instructions(&[current], &baseline);
         assert_eq!(c.regressions.len(), 1);
-        assert_eq!(c.regressions[0].metric, "allocations");
-        let mut none = baseline.clone();
-        none[0].allocations = 0;
-        current.allocations = 0;
-        assert!(
-            compare_instructions(&[current.clone()], &none)
-                .improvements
-                .is_empty()
-        );
-        current.allocations = 1;
-        assert_eq!(compare_instructions(&[current], &none).regressions.len(), 1);
+        assert_eq!(c.regressions[0].metric, "instructions");
     }
 
     /// A hand-written profile in callgrind's format: the caller's own

@@ -27,6 +27,11 @@ use crate::strings::{Lookup, StringTable, hash_bytes, same_bytes};
 /// rest of the gap is removed later (see [`Pending`]).
 const HEADER_GAP: usize = 9;
 
+/// How many bytes of values a compaction may move at once per byte of keys
+/// (and header) it removes; above that, the keys are recorded in
+/// [`Pending`] and removed later.
+const MOVE_PER_REMOVED: usize = 16;
+
 /// Byte ranges of the output to remove, not yet removed.
 ///
 /// Closing the gap of a collection of unknown length, or compacting an
@@ -132,6 +137,8 @@ pub(crate) struct Encoder {
     scratch: Vec<u8>,
     /// Ranges of `out` to remove.
     pending: Pending,
+    /// The marks of the open arrays of unknown length, innermost last.
+    seq_marks: Vec<Mark>,
     /// Bytes copied from one place of `out` to another, or out of it and
     /// back: what makes encoding linear or not (see
     /// `surp_dedup::__to_vec_counting_moves`).
@@ -183,7 +190,6 @@ pub(crate) struct SeqFrame {
     ctx: u64,
     declared: Option<usize>,
     written: usize,
-    mark: Mark,
 }
 
 impl SeqFrame {
@@ -214,6 +220,7 @@ impl Encoder {
             key_text: Vec::new(),
             scratch: Vec::new(),
             pending: Pending::default(),
+            seq_marks: Vec::new(),
             moved: 0,
             depth_left: surp::DEFAULT_MAX_DEPTH,
         }
@@ -269,12 +276,16 @@ impl Encoder {
             Some(n) => wire::write_header(&mut self.out, Kind::Array, n)?,
             None => self.out.extend_from_slice(&[0; HEADER_GAP]),
         }
+        if len.is_none() {
+            // Only an array of unknown length needs the mark (to close its
+            // gap); known-length arrays, the common case, stay small.
+            self.seq_marks.push(self.mark());
+        }
         Ok(SeqFrame {
             start,
             ctx,
             declared: len,
             written: 0,
-            mark: self.mark(),
         })
     }
 
@@ -288,7 +299,10 @@ impl Encoder {
         match frame.declared {
             Some(n) if n == frame.written => Ok(()),
             Some(n) => Err(count_error(Kind::Array, n, frame.written)),
-            None => self.close_gap(frame.start, Kind::Array, frame.written, frame.mark),
+            None => {
+                let mark = self.seq_marks.pop().unwrap_or_default();
+                self.close_gap(frame.start, Kind::Array, frame.written, mark)
+            }
         }
     }
 
@@ -332,7 +346,14 @@ impl Encoder {
 
     /// Removes the ranges recorded since `mark`, in one pass from the first
     /// of them to the end of the output.
+    #[inline]
     fn remove_pending(&mut self, mark: Mark) {
+        if self.pending.ranges.len() != mark.ranges {
+            self.remove_pending_ranges(mark);
+        }
+    }
+
+    fn remove_pending_ranges(&mut self, mark: Mark) {
         let ranges = &mut self.pending.ranges[mark.ranges..];
         // Ranges are pushed as collections end, inner ones first: runs that
         // the sort merges in about linear time.
@@ -659,6 +680,41 @@ impl Encoder {
     ) -> Result<()> {
         let first_end = self.keys[keys_base].end;
         let size = wire::shape_ref_size(shape as usize);
+        if first_end - frame.start >= size && self.pending.ranges.len() == frame.mark.ranges {
+            // Nothing inside the map waits for removal, so its values can
+            // move now; do so when that costs at most `MOVE_PER_REMOVED`
+            // bytes per byte removed. Each byte is removed once, so these
+            // moves add up to a constant times the output, whatever the
+            // depth; and a small map (a derived struct of numbers, the usual
+            // case) is settled without a range to record, sort and replay.
+            let other_keys: usize = (1..count)
+                .map(|i| {
+                    let key = self.keys[keys_base + i];
+                    key.end - key.start
+                })
+                .sum();
+            let removed = first_end - frame.start - size + other_keys;
+            let values = self.out.len() - first_end - other_keys;
+            if values <= MOVE_PER_REMOVED * removed {
+                let end = self.out.len();
+                wire::write_shape_ref(&mut self.out, shape as usize)?;
+                self.out.copy_within(end.., frame.start);
+                self.out.truncate(end);
+                let mut write = frame.start + size;
+                for i in 0..count {
+                    let value_start = self.keys[keys_base + i].end;
+                    let value_end = self
+                        .keys
+                        .get(keys_base + i + 1)
+                        .map_or(self.out.len(), |k| k.start);
+                    self.out.copy_within(value_start..value_end, write);
+                    write += value_end - value_start;
+                }
+                self.moved += values;
+                self.out.truncate(write);
+                return Ok(());
+            }
+        }
         if first_end - frame.start >= size {
             let end = self.out.len();
             wire::write_shape_ref(&mut self.out, shape as usize)?;
