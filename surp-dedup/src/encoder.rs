@@ -666,6 +666,18 @@ impl Encoder {
         Ok(())
     }
 
+    /// The bytes of value `i` of the map whose keys start at `keys_base`:
+    /// from the end of its key to the next key, or to the end of the output.
+    #[inline]
+    fn value_span(&self, keys_base: usize, i: usize) -> std::ops::Range<usize> {
+        let start = self.keys[keys_base + i].end;
+        let end = self
+            .keys
+            .get(keys_base + i + 1)
+            .map_or(self.out.len(), |k| k.start);
+        start..end
+    }
+
     /// Replaces an explicit map's header and keys by a shape reference.
     ///
     /// The reference goes at the end of the header and first key (or of the
@@ -702,13 +714,10 @@ impl Encoder {
                 self.out.truncate(end);
                 let mut write = frame.start + size;
                 for i in 0..count {
-                    let value_start = self.keys[keys_base + i].end;
-                    let value_end = self
-                        .keys
-                        .get(keys_base + i + 1)
-                        .map_or(self.out.len(), |k| k.start);
-                    self.out.copy_within(value_start..value_end, write);
-                    write += value_end - value_start;
+                    let value = self.value_span(keys_base, i);
+                    let len = value.len();
+                    self.out.copy_within(value, write);
+                    write += len;
                 }
                 self.moved += values;
                 self.out.truncate(write);
@@ -733,17 +742,14 @@ impl Encoder {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         wire::write_shape_ref(&mut scratch, shape as usize)?;
-        let ranges = &mut self.pending.ranges[frame.mark.ranges..];
-        ranges.sort_by_key(|r| r.0);
-        let mut next_range = 0;
+        self.pending.ranges[frame.mark.ranges..].sort_by_key(|r| r.0);
+        let mut next_range = frame.mark.ranges;
         for i in 0..count {
-            let value_start = self.keys[keys_base + i].end;
-            let value_end = self
-                .keys
-                .get(keys_base + i + 1)
-                .map_or(self.out.len(), |k| k.start);
-            let mut from = value_start;
-            while let Some(&(at, len)) = ranges.get(next_range)
+            let std::ops::Range {
+                start: mut from,
+                end: value_end,
+            } = self.value_span(keys_base, i);
+            while let Some(&(at, len)) = self.pending.ranges.get(next_range)
                 && at < value_end
             {
                 scratch.extend_from_slice(&self.out[from..at]);

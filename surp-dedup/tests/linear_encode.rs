@@ -14,85 +14,20 @@
 
 #[path = "../../surp/tests/counting/mod.rs"]
 mod counting;
+#[path = "../../surp/tests/unknown_lengths/mod.rs"]
+mod unknown_lengths;
 
 use counting::usage_with;
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::Serialize;
 use surp::Value;
+use unknown_lengths::{Arrays, CHUNK, CHUNKS, DEPTH, Maps};
 
-/// How deep the tests nest.
-const DEPTH: usize = 100;
-/// The payload at the bottom: `CHUNKS` byte strings of `CHUNK` bytes.
-const CHUNK: usize = 1024;
-const CHUNKS: usize = 4 * 1024;
 /// Bytes a linear encoder may copy within its output per output byte: the
 /// gaps and compacted keys are removed in one pass at the end.
 const MOVES_PER_OUTPUT_BYTE: usize = 2;
 /// Heap a linear encoder may request per output byte (the output doubles as
 /// it grows, and the counting allocator charges each growth its new size).
 const HEAP_PER_OUTPUT_BYTE: usize = 10;
-
-struct Chunk(u8);
-
-impl Serialize for Chunk {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(&[self.0; CHUNK])
-    }
-}
-
-/// Arrays nested `depth` deep, each `[level, inner]`, the innermost holding
-/// the payload; lengths given to serde or not (`sized`).
-struct Arrays {
-    depth: usize,
-    sized: bool,
-}
-
-impl Serialize for Arrays {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.depth == 0 {
-            let mut seq = s.serialize_seq(self.sized.then_some(CHUNKS))?;
-            for i in 0..CHUNKS {
-                seq.serialize_element(&Chunk(i as u8))?;
-            }
-            return seq.end();
-        }
-        let mut seq = s.serialize_seq(self.sized.then_some(2))?;
-        seq.serialize_element(&self.depth)?;
-        seq.serialize_element(&Arrays {
-            depth: self.depth - 1,
-            sized: self.sized,
-        })?;
-        seq.end()
-    }
-}
-
-/// Maps nested `depth` deep, each `{"level": level, "inner": inner}`, the
-/// innermost from integers to the payload.
-struct Maps {
-    depth: usize,
-    sized: bool,
-}
-
-impl Serialize for Maps {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.depth == 0 {
-            let mut map = s.serialize_map(self.sized.then_some(CHUNKS))?;
-            for i in 0..CHUNKS {
-                map.serialize_entry(&i, &Chunk(i as u8))?;
-            }
-            return map.end();
-        }
-        let mut map = s.serialize_map(self.sized.then_some(2))?;
-        map.serialize_entry("level", &self.depth)?;
-        map.serialize_entry(
-            "inner",
-            &Maps {
-                depth: self.depth - 1,
-                sized: self.sized,
-            },
-        )?;
-        map.end()
-    }
-}
 
 fn check_linear<T: Serialize>(what: &str, sized: &T, unknown: &T) {
     let expected = surp_dedup::to_vec(sized).unwrap();

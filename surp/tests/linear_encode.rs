@@ -11,87 +11,21 @@
 //! decode back.
 
 mod counting;
+mod unknown_lengths;
 
 use std::io;
 
 use counting::usage_with;
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeSeq, Serializer};
 use surp::Value;
+use unknown_lengths::{Arrays, CHUNK, CHUNKS, DEPTH, Maps};
 
-/// How deep the tests nest.
-const DEPTH: usize = 100;
-/// The payload at the bottom: `CHUNKS` byte strings of `CHUNK` bytes.
-const CHUNK: usize = 1024;
-const CHUNKS: usize = 4 * 1024;
 /// Heap a linear encoder may request per output byte. The buffers grow by
 /// doubling and the counting allocator charges each growth its whole new
 /// size, so a buffer of `n` bytes costs up to about `4 n`: one for the side
 /// buffer and one for the output. Buffering at every level cost `DEPTH`
 /// times that.
 const HEAP_PER_OUTPUT_BYTE: usize = 10;
-
-struct Chunk(u8);
-
-impl Serialize for Chunk {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_bytes(&[self.0; CHUNK])
-    }
-}
-
-/// Arrays nested `depth` deep, each `[level, inner]`, the innermost holding
-/// the payload; lengths given to serde or not (`sized`).
-struct Arrays {
-    depth: usize,
-    sized: bool,
-}
-
-impl Serialize for Arrays {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.depth == 0 {
-            let mut seq = s.serialize_seq(self.sized.then_some(CHUNKS))?;
-            for i in 0..CHUNKS {
-                seq.serialize_element(&Chunk(i as u8))?;
-            }
-            return seq.end();
-        }
-        let mut seq = s.serialize_seq(self.sized.then_some(2))?;
-        seq.serialize_element(&self.depth)?;
-        seq.serialize_element(&Arrays {
-            depth: self.depth - 1,
-            sized: self.sized,
-        })?;
-        seq.end()
-    }
-}
-
-/// Maps nested `depth` deep, each `{"level": level, "inner": inner}`, the
-/// innermost from integers to the payload.
-struct Maps {
-    depth: usize,
-    sized: bool,
-}
-
-impl Serialize for Maps {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.depth == 0 {
-            let mut map = s.serialize_map(self.sized.then_some(CHUNKS))?;
-            for i in 0..CHUNKS {
-                map.serialize_entry(&i, &Chunk(i as u8))?;
-            }
-            return map.end();
-        }
-        let mut map = s.serialize_map(self.sized.then_some(2))?;
-        map.serialize_entry("level", &self.depth)?;
-        map.serialize_entry(
-            "inner",
-            &Maps {
-                depth: self.depth - 1,
-                sized: self.sized,
-            },
-        )?;
-        map.end()
-    }
-}
 
 /// A writer that keeps only the bytes' count and a checksum.
 #[derive(Default)]
