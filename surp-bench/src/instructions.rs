@@ -249,7 +249,10 @@ pub fn parse_callgrind_dump(text: &str) -> Result<DumpCounts, String> {
             .ok_or_else(|| format!("line {line}: unclosed name id in `{value}`"))?;
         let name = name.trim();
         if name.is_empty() {
-            Ok(names.get(id).copied().unwrap_or(""))
+            names
+                .get(id)
+                .copied()
+                .ok_or_else(|| format!("line {line}: name id ({id}) used before it is defined"))
         } else {
             names.insert(id, name);
             Ok(name)
@@ -264,12 +267,27 @@ pub fn parse_callgrind_dump(text: &str) -> Result<DumpCounts, String> {
     let mut functions = HashMap::new();
     let mut out = DumpCounts::default();
     let mut events_seen = false;
+    let mut total = None;
     let mut object = "";
     let mut call_target = "";
     let mut skip_next_cost = false;
     for (i, line) in text.lines().enumerate() {
         let n = i + 1;
-        if let Some(events) = line.strip_prefix("events:") {
+        if let Some(positions) = line.strip_prefix("positions:") {
+            // With `--dump-instr=yes` (from a `.valgrindrc`, say) a cost
+            // line would start with an address as well as a line number.
+            if positions.trim() != "line" {
+                return Err(format!("line {n}: positions other than `line`: `{line}`"));
+            }
+        } else if let Some(v) = line
+            .strip_prefix("summary:")
+            .or_else(|| line.strip_prefix("totals:"))
+        {
+            total = v
+                .split_whitespace()
+                .next()
+                .and_then(|v| v.parse::<u64>().ok());
+        } else if let Some(events) = line.strip_prefix("events:") {
             if events.split_whitespace().next() != Some("Ir") {
                 return Err(format!("line {n}: the first event is not Ir: `{line}`"));
             }
@@ -311,6 +329,16 @@ pub fn parse_callgrind_dump(text: &str) -> Result<DumpCounts, String> {
     }
     if !events_seen {
         return Err("no `events:` line; not a callgrind profile".to_owned());
+    }
+    // Every instruction is either the binary's or a library's: a split that
+    // does not add up to callgrind's own total misread the file.
+    if let Some(total) = total
+        && total != out.own_instructions + out.library_instructions
+    {
+        return Err(format!(
+            "own ({}) and library ({}) instructions do not add up to the total ({total})",
+            out.own_instructions, out.library_instructions
+        ));
     }
     Ok(out)
 }
@@ -546,7 +574,7 @@ mod tests {
 version: 1
 positions: line
 events: Ir
-summary: 1165
+summary: 1095
 
 ob=(1) /work/target/release/surp-bench
 fl=(1) /work/surp/src/de/mod.rs
@@ -589,6 +617,14 @@ fn=(4)
             }
         );
         assert!(parse_callgrind_dump("not a profile").is_err());
+        // A total that the split does not add up to, a name id never
+        // defined, and instruction addresses among the positions.
+        assert!(parse_callgrind_dump(&DUMP.replace("summary: 1095", "summary: 1096")).is_err());
+        assert!(parse_callgrind_dump(&DUMP.replace("ob=(2)\n", "ob=(9)\n")).is_err());
+        assert!(
+            parse_callgrind_dump(&DUMP.replace("positions: line", "positions: instr line"))
+                .is_err()
+        );
         assert!(parse_callgrind_dump("events: Ir\n1 x\n").is_err());
     }
 

@@ -44,7 +44,10 @@ const MOVE_PER_REMOVED: usize = 16;
 /// at least half of its bytes (so that the output never holds more than
 /// about twice what it will keep). Each pass costs at most twice the bytes
 /// it removes or is paid for by a copy that was made anyway, so encoding
-/// stays linear in the size of the output, whatever the depth.
+/// stays linear in the size of the output, whatever the depth. One path is
+/// not: when a map predicted to repeat a shape turns out not to,
+/// `make_explicit` copies what it wrote so far, and maps nested in such a
+/// map that mispredict too are copied again at every level.
 #[derive(Default)]
 struct Pending {
     /// `(position, length)`, in no particular order; entries pushed after a
@@ -300,7 +303,10 @@ impl Encoder {
             Some(n) if n == frame.written => Ok(()),
             Some(n) => Err(count_error(Kind::Array, n, frame.written)),
             None => {
-                let mark = self.seq_marks.pop().unwrap_or_default();
+                let mark = self
+                    .seq_marks
+                    .pop()
+                    .expect("every array of unknown length pushed a mark when it opened");
                 self.close_gap(frame.start, Kind::Array, frame.written, mark)
             }
         }

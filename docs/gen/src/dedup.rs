@@ -103,17 +103,18 @@ fn ratio_text(a: Option<u64>, b: Option<u64>, digits: usize) -> String {
     }
 }
 
-/// The range of some ratios, "0.61-0.93x", or one value when they agree;
-/// `None` when there are none.
-fn range(ratios: &[f64]) -> Option<String> {
+/// The range of some ratios with `digits` decimals, "0.61-0.93x", or one
+/// value when they agree; `None` when there are none. Size ratios take
+/// three decimals, so that 1.003 (larger) does not print as 1.00.
+fn range(ratios: &[f64], digits: usize) -> Option<String> {
     let lo = ratios.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = ratios.iter().copied().fold(0.0, f64::max);
     if ratios.is_empty() {
         None
-    } else if (hi - lo).abs() < 0.005 {
-        Some(format!("{lo:.2}x"))
+    } else if format!("{lo:.digits$}") == format!("{hi:.digits$}") {
+        Some(format!("{lo:.digits$}x"))
     } else {
-        Some(format!("{lo:.2}-{hi:.2}x"))
+        Some(format!("{lo:.digits$}-{hi:.digits$}x"))
     }
 }
 
@@ -146,7 +147,9 @@ pub fn dedup_zstd_fragment(runs: &[Run]) -> String {
          {} {}). Surp+zstd and Surp+Dedup+zstd are the uncompressed encodings followed by zstd \
          level {ZSTD_LEVEL}; their decode times include decompression into a buffer. Each ratio \
          is a size or median time over plain Surp's on the same dataset: below 1 is smaller or \
-         faster. Sizes are exact; times are from one machine, so read them as ratios.\n",
+         faster. Sizes are exact. Times are medians of one run on one machine, some with a CV \
+         above 10% (marked on the run pages): read them as ratios, and a difference of a few \
+         tenths as possibly noise.\n",
         run.meta.mode,
         run.meta.iterations,
         run.meta.machine.cpu_model,
@@ -203,16 +206,16 @@ fn push_zstd_suite(out: &mut String, run: &Run) {
         .filter(|&&d| {
             let both = size(DEDUP_ZSTD, d);
             both.is_some()
-                && WAYS.iter().all(|(_, w, _)| {
-                    *w == DEDUP_ZSTD || size(w, d).is_some_and(|s| Some(s) >= both)
-                })
+                && WAYS
+                    .iter()
+                    .all(|(_, w, _)| *w == DEDUP_ZSTD || size(w, d).is_some_and(|s| Some(s) > both))
         })
         .count();
-    if let (Some(zd), Some(bz)) = (range(&zstd_vs_dedup), range(&both_vs_zstd)) {
+    if let (Some(zd), Some(bz)) = (range(&zstd_vs_dedup, 3), range(&both_vs_zstd, 3)) {
         let zstd_smaller = zstd_vs_dedup.iter().filter(|&&r| r > 1.0).count();
         out.push_str(&format!(
             "- **Size.** Surp+zstd is smaller than Surp+Dedup on {zstd_smaller} of {} datasets \
-             (Surp+Dedup is {zd} the size of Surp+zstd). Surp+Dedup+zstd is the smallest of the four on \
+             (Surp+Dedup is {zd} the size of Surp+zstd). Surp+Dedup+zstd is strictly the smallest of the four on \
              {smallest} of {}, at {bz} the size of Surp+zstd.\n",
             zstd_vs_dedup.len(),
             datasets.len(),
@@ -231,7 +234,7 @@ fn push_zstd_suite(out: &mut String, run: &Run) {
             .iter()
             .filter_map(|(label, way, _)| {
                 let r = ratios(&|d| (way_time(run, way, d, op), way_time(run, PLAIN, d, op)));
-                range(&r).map(|r| format!("{label} {r}"))
+                range(&r, 2).map(|r| format!("{label} {r}"))
             })
             .collect();
         if !parts.is_empty() {
