@@ -698,26 +698,36 @@ impl Encoder {
     ) -> Result<()> {
         let first_end = self.keys[keys_base].end;
         let size = wire::shape_ref_size(shape as usize);
-        if first_end - frame.start >= size && self.pending.ranges.len() == frame.mark.ranges {
+        if first_end - frame.start >= size {
             // Nothing inside the map waits for removal, so its values can
             // move now; do so when that costs at most `MOVE_PER_REMOVED`
             // bytes per byte removed. Each byte is removed once, so these
             // moves add up to a constant times the output, whatever the
             // depth; and a small map (a derived struct of numbers, the usual
             // case) is settled without a range to record, sort and replay.
-            let other_keys: usize = (1..count)
-                .map(|i| {
-                    let key = self.keys[keys_base + i];
-                    key.end - key.start
-                })
-                .sum();
-            let removed = first_end - frame.start - size + other_keys;
-            let values = self.out.len() - first_end - other_keys;
-            if values <= MOVE_PER_REMOVED * removed {
-                let end = self.out.len();
-                wire::write_shape_ref(&mut self.out, shape as usize)?;
-                self.out.copy_within(end.., frame.start);
-                self.out.truncate(end);
+            let move_now = self.pending.ranges.len() == frame.mark.ranges && {
+                let other_keys: usize = (1..count)
+                    .map(|i| {
+                        let key = self.keys[keys_base + i];
+                        key.end - key.start
+                    })
+                    .sum();
+                let removed = first_end - frame.start - size + other_keys;
+                let values = self.out.len() - first_end - other_keys;
+                values <= MOVE_PER_REMOVED * removed
+            };
+            // The reference goes where the map starts if the values follow
+            // it now, or right before the first value if they stay.
+            let at = if move_now {
+                frame.start
+            } else {
+                first_end - size
+            };
+            let end = self.out.len();
+            wire::write_shape_ref(&mut self.out, shape as usize)?;
+            self.out.copy_within(end.., at);
+            self.out.truncate(end);
+            if move_now {
                 let mut write = frame.start + size;
                 for i in 0..count {
                     let value = self.value_span(keys_base, i);
@@ -725,22 +735,16 @@ impl Encoder {
                     self.out.copy_within(value, write);
                     write += len;
                 }
-                self.moved += values;
+                self.moved += write - (frame.start + size);
                 self.out.truncate(write);
-                return Ok(());
+            } else {
+                self.remove_later(frame.start, first_end - size - frame.start);
+                for i in 1..count {
+                    let key = self.keys[keys_base + i];
+                    self.remove_later(key.start, key.end - key.start);
+                }
+                self.settle(frame.start, frame.mark);
             }
-        }
-        if first_end - frame.start >= size {
-            let end = self.out.len();
-            wire::write_shape_ref(&mut self.out, shape as usize)?;
-            self.out.copy_within(end.., first_end - size);
-            self.out.truncate(end);
-            self.remove_later(frame.start, first_end - size - frame.start);
-            for i in 1..count {
-                let key = self.keys[keys_base + i];
-                self.remove_later(key.start, key.end - key.start);
-            }
-            self.settle(frame.start, frame.mark);
             return Ok(());
         }
         // A one-byte header and an empty first key, before a reference of
