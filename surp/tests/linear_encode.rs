@@ -60,21 +60,24 @@ fn check_linear<T: Serialize>(what: &str, sized: &T, unknown: &T) {
     let n = expected.len();
     assert!(n > CHUNK * CHUNKS, "{what}: {n} bytes");
 
+    // The heap one path requested, against the output's size.
+    let check_heap = |path: &str, total: usize| {
+        println!(
+            "{what}: {path} of {n} bytes requested {total} bytes of heap ({:.2} per byte)",
+            total as f64 / n as f64
+        );
+        assert!(
+            total <= HEAP_PER_OUTPUT_BYTE * n,
+            "{what}: {path} requested {total} bytes of heap for {n} bytes of output"
+        );
+    };
+
     let (heap, bytes) = usage_with(|| surp::to_vec(unknown).unwrap());
     assert!(
         bytes == expected,
         "{what}: to_vec differs from the sized encoding"
     );
-    println!(
-        "{what}: to_vec of {n} bytes requested {} bytes of heap ({:.2} per byte)",
-        heap.total,
-        heap.total as f64 / n as f64
-    );
-    assert!(
-        heap.total <= HEAP_PER_OUTPUT_BYTE * n,
-        "{what}: to_vec requested {} bytes of heap for {n} bytes of output",
-        heap.total
-    );
+    check_heap("to_vec", heap.total);
 
     let (heap, written) = usage_with(|| {
         let mut sink = Tally::default();
@@ -82,16 +85,7 @@ fn check_linear<T: Serialize>(what: &str, sized: &T, unknown: &T) {
         (sink.len, sink.sum)
     });
     assert_eq!(written, tally(&expected), "{what}: to_writer differs");
-    println!(
-        "{what}: to_writer requested {} bytes of heap ({:.2} per byte)",
-        heap.total,
-        heap.total as f64 / n as f64
-    );
-    assert!(
-        heap.total <= HEAP_PER_OUTPUT_BYTE * n,
-        "{what}: to_writer requested {} bytes of heap for {n} bytes of output",
-        heap.total
-    );
+    check_heap("to_writer", heap.total);
 
     let value: Value = surp::from_slice(&bytes).unwrap();
     assert!(
