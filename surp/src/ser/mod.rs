@@ -21,6 +21,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::output::{MAX_HEADER, Output, Spill};
 use crate::wire::{self, Kind};
 
+mod some;
+pub use some::SomeSerializer;
+
 /// A Surp serializer writing to an [`Output`].
 ///
 /// ```
@@ -597,115 +600,6 @@ impl<O: Output> ser::SerializeStructVariant for Fixed<'_, O> {
     }
     fn end(self) -> Result<()> {
         self.finish()
-    }
-}
-
-/// Serializes the content of one or more nested `Some`s.
-///
-/// `Some(x)` is written as plain `x` unless the innermost content is written
-/// as null (`None`, `()`, a unit struct); only then does each enclosing `Some`
-/// put a `SOME` tag in front. `Some(None)` stays distinct from `None` at the
-/// cost of one byte, and every other `Option` costs nothing.
-pub struct SomeSerializer<'a, O> {
-    ser: &'a mut Serializer<O>,
-    /// Enclosing `Some`s whose markers are written only if a null follows.
-    pending: usize,
-}
-
-impl<O: Output> SomeSerializer<'_, O> {
-    #[inline]
-    fn marked_null(self) -> Result<()> {
-        for _ in 0..self.pending {
-            self.ser.out.write_u8(wire::SOME)?;
-        }
-        self.ser.out.write_u8(wire::NULL)
-    }
-}
-
-macro_rules! forward {
-    ($($method:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {$(
-        #[inline]
-        fn $method(self, $($arg: $ty),*) -> Result<$ret> {
-            ser::Serializer::$method(self.ser, $($arg),*)
-        }
-    )*};
-}
-
-impl<'a, O: Output> ser::Serializer for SomeSerializer<'a, O> {
-    type Ok = ();
-    type Error = Error;
-    type SerializeSeq = Compound<'a, O>;
-    type SerializeTuple = Fixed<'a, O>;
-    type SerializeTupleStruct = Fixed<'a, O>;
-    type SerializeTupleVariant = Fixed<'a, O>;
-    type SerializeMap = Compound<'a, O>;
-    type SerializeStruct = Fixed<'a, O>;
-    type SerializeStructVariant = Fixed<'a, O>;
-
-    forward! {
-        serialize_bool(v: bool) -> ();
-        serialize_i8(v: i8) -> ();
-        serialize_i16(v: i16) -> ();
-        serialize_i32(v: i32) -> ();
-        serialize_i64(v: i64) -> ();
-        serialize_i128(v: i128) -> ();
-        serialize_u8(v: u8) -> ();
-        serialize_u16(v: u16) -> ();
-        serialize_u32(v: u32) -> ();
-        serialize_u64(v: u64) -> ();
-        serialize_u128(v: u128) -> ();
-        serialize_f32(v: f32) -> ();
-        serialize_f64(v: f64) -> ();
-        serialize_char(v: char) -> ();
-        serialize_str(v: &str) -> ();
-        serialize_bytes(v: &[u8]) -> ();
-        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
-        serialize_seq(len: Option<usize>) -> Self::SerializeSeq;
-        serialize_tuple(len: usize) -> Self::SerializeTuple;
-        serialize_tuple_struct(name: &'static str, len: usize) -> Self::SerializeTupleStruct;
-        serialize_tuple_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Self::SerializeTupleVariant;
-        serialize_map(len: Option<usize>) -> Self::SerializeMap;
-        serialize_struct(name: &'static str, len: usize) -> Self::SerializeStruct;
-        serialize_struct_variant(name: &'static str, index: u32, variant: &'static str, len: usize) -> Self::SerializeStructVariant;
-    }
-
-    fn serialize_none(self) -> Result<()> {
-        self.marked_null()
-    }
-    fn serialize_unit(self) -> Result<()> {
-        self.marked_null()
-    }
-    fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
-        self.marked_null()
-    }
-    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
-        if self.pending >= self.ser.depth_left {
-            return Err(depth_error(self.ser.max_depth));
-        }
-        value.serialize(SomeSerializer {
-            ser: self.ser,
-            pending: self.pending + 1,
-        })
-    }
-    fn serialize_newtype_struct<T: Serialize + ?Sized>(
-        self,
-        _name: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        value.serialize(self)
-    }
-    fn serialize_newtype_variant<T: Serialize + ?Sized>(
-        self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
-        value: &T,
-    ) -> Result<()> {
-        ser::Serializer::serialize_newtype_variant(self.ser, name, index, variant, value)
-    }
-
-    fn is_human_readable(&self) -> bool {
-        false
     }
 }
 
