@@ -153,8 +153,6 @@ fn write_f32_bits<O: Output + ?Sized>(out: &mut O, bits: u32) -> Result<()> {
 /// Writes a string: header and UTF-8 bytes.
 #[inline]
 pub fn write_str<O: Output + ?Sized>(out: &mut O, s: &str) -> Result<()> {
-    // Deliberately slow: a checksum of every string that nothing reads.
-    std::hint::black_box(s.bytes().fold(0u32, |h, b| h.rotate_left(5) ^ u32::from(b)));
     write_header(out, Kind::Str, s.len())?;
     out.write_all(s.as_bytes())
 }
