@@ -198,10 +198,14 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         // binary16 and binary32 reach the visitor as `f32`, exactly.
         let start = self.read.offset();
         let tag = self.next_tag()?;
-        let v = match tag {
-            wire::F32 => f32::from_le_bytes(self.read.read_array()?),
-            wire::F16 => float::f16_to_f32(u16::from_le_bytes(self.read.read_array()?)),
-            _ => return self.any_tag(start, tag, visitor),
+        // `F32` is tested first: a `match` let the compiler test `F16` first,
+        // one more comparison on every binary32 value.
+        let v = if tag == wire::F32 {
+            f32::from_le_bytes(self.read.read_array()?)
+        } else if tag == wire::F16 {
+            float::f16_to_f32(u16::from_le_bytes(self.read.read_array()?))
+        } else {
+            return self.any_tag(start, tag, visitor);
         };
         visitor.visit_f32(v).map_err(|e: Error| e.at(start))
     }
