@@ -145,6 +145,13 @@ impl<'de> SliceRead<'de> {
     }
 
     /// The bytes not read yet.
+    ///
+    /// Every read takes its bytes from here and checks only its own length
+    /// against them. `pos` never passes the end of `data` (each read moves
+    /// it over bytes this returned), so the slicing cannot fail; checking
+    /// `pos..pos + len` as one range instead costs an overflow test and a
+    /// second comparison on every read.
+    #[inline(always)]
     pub(crate) fn rest(&self) -> &'de [u8] {
         &self.data[self.pos..]
     }
@@ -183,13 +190,13 @@ impl<'de> Read<'de> for SliceRead<'de> {
     fn read_le(&mut self, width: usize) -> Result<u64> {
         debug_assert!((1..=8).contains(&width));
         // Fast path: one unaligned 8-byte load, masked to the width.
-        if let Some(chunk) = self.data.get(self.pos..self.pos + 8) {
-            let word = u64::from_le_bytes(chunk.try_into().expect("8-byte chunk"));
+        if let Some(chunk) = self.rest().first_chunk::<8>() {
+            let word = u64::from_le_bytes(*chunk);
             self.pos += width;
             let shift = (8 - width) * 8;
             return Ok((word << shift) >> shift);
         }
-        match self.data.get(self.pos..self.pos + width) {
+        match self.rest().get(..width) {
             Some(bytes) => {
                 self.pos += width;
                 Ok(wire::le_u64(bytes))
@@ -200,10 +207,10 @@ impl<'de> Read<'de> for SliceRead<'de> {
 
     #[inline(always)]
     fn read_array<const N: usize>(&mut self) -> Result<[u8; N]> {
-        match self.data.get(self.pos..self.pos + N) {
+        match self.rest().first_chunk::<N>() {
             Some(bytes) => {
                 self.pos += N;
-                Ok(bytes.try_into().expect("N bytes"))
+                Ok(*bytes)
             }
             None => Err(self.eof()),
         }
@@ -211,7 +218,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
 
     #[inline]
     fn read_into(&mut self, buf: &mut [u8]) -> Result<()> {
-        match self.data.get(self.pos..self.pos + buf.len()) {
+        match self.rest().get(..buf.len()) {
             Some(bytes) => {
                 buf.copy_from_slice(bytes);
                 self.pos += buf.len();
@@ -246,8 +253,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
 
     #[inline]
     fn take(&mut self, len: usize) -> Result<Reference<'de, '_, [u8]>> {
-        let data: &'de [u8] = self.data;
-        match data.get(self.pos..).and_then(|rest| rest.get(..len)) {
+        match self.rest().get(..len) {
             Some(bytes) => {
                 self.pos += len;
                 Ok(Reference::Borrowed(bytes))

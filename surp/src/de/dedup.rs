@@ -122,6 +122,27 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         result.map_err(|e: Error| e.at(start))
     }
 
+    /// A unit enum variant written as a string literal of `len` bytes in a
+    /// deduplicated document, where it may take a table slot.
+    pub(super) fn visit_enum_str_literal_dedup<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let (span, _) = self.str_payload(start, len, false)?;
+        // `span.start` places a UTF-8 error: the payload of the literal.
+        let result = match self.read.payload(span) {
+            Reference::Borrowed(b) => {
+                visitor.visit_enum(BorrowedStrDeserializer::new(utf8(b, span.start)?))
+            }
+            Reference::Copied(b) => {
+                visitor.visit_enum(StrDeserializer::<Error>::new(utf8(b, span.start)?))
+            }
+        };
+        result.map_err(|e: Error| e.at(start))
+    }
+
     /// An explicit map in a deduplicated document: its string keys are
     /// recorded, and at its end it may become a shape.
     #[cold]

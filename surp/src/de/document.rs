@@ -109,6 +109,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// (and, until a marker says otherwise, has its root) at `start`.
     fn reset_document(&mut self, start: usize) {
         self.dict = None;
+        self.plain_str_bound = self.unchecked_len_max.saturating_add(1);
         self.expanded = 0;
         self.implicit_some = (0, 0);
         self.read.forget();
@@ -118,6 +119,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 
     fn begin_tables(&mut self) {
+        self.plain_str_bound = 0;
         self.dict = Some(Box::new(Dictionary::new(
             self.opts.max_dedup_strings,
             self.opts.max_dedup_shapes,

@@ -78,6 +78,12 @@ pub struct Deserializer<R> {
     /// String and byte-string lengths up to this need no check beyond the
     /// bounds check that takes them: the lesser of `max_len` and `max_alloc`.
     unchecked_len_max: u64,
+    /// String literals shorter than this are taken directly, with no check
+    /// beyond the bounds check: `unchecked_len_max + 1` in a plain
+    /// document, 0 in a deduplicated one (whose literals go through the
+    /// string table). One comparison then does the work of two on every
+    /// key; `document.rs` keeps it in step with `dict`.
+    plain_str_bound: u64,
     /// The offset of the latest `Some` read without a `some` tag, and how
     /// many such `Some`s are nested there (see `deserialize_option`).
     implicit_some: (usize, usize),
@@ -135,6 +141,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             doc_start: usize::MAX,
             doc_root: usize::MAX,
             unchecked_len_max,
+            plain_str_bound: unchecked_len_max.saturating_add(1),
             implicit_some: (0, 0),
             hint_budget,
             claims: Vec::new(),
@@ -293,6 +300,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             return Ok(len as usize);
         }
         self.literal_len_checked(kind, len, start)
+    }
+
+    /// The length of a string literal to take directly, or `None` in a
+    /// deduplicated document, whose literals go through the string table.
+    #[inline(always)]
+    fn plain_str_len(&mut self, len: u64, start: usize) -> Result<Option<usize>> {
+        if len < self.plain_str_bound {
+            return Ok(Some(len as usize));
+        }
+        if self.dict.is_some() {
+            return Ok(None);
+        }
+        self.literal_len_checked(Kind::Str, len, start).map(Some)
     }
 
     /// The checks of a string or byte string length that is not small

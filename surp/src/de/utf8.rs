@@ -18,8 +18,23 @@ fn is_ascii(bytes: &[u8]) -> bool {
         1..=3 => (bytes[0] | bytes[n / 2] | bytes[n - 1]) < 0x80,
         4..=7 => (half(0) | half(n - 4)) & 0x8080_8080 == 0,
         8..=16 => (word(0) | word(n - 8)) & 0x8080_8080_8080_8080 == 0,
-        _ => bytes.is_ascii(),
+        _ => is_ascii_long(bytes),
     }
+}
+
+/// [`is_ascii`] of more than 16 bytes: the high bits of every 8-byte word
+/// gathered without a branch, the last word overlapping the one before.
+/// `<[u8]>::is_ascii` ends with a byte-by-byte loop over up to 63 bytes,
+/// which cost the `log` dataset's user agents about 4 instructions a byte.
+fn is_ascii_long(bytes: &[u8]) -> bool {
+    let (words, _) = bytes.as_chunks::<8>();
+    let last = bytes
+        .last_chunk::<8>()
+        .map_or(0, |w| u64::from_le_bytes(*w));
+    let high = words
+        .iter()
+        .fold(last, |acc, w| acc | u64::from_le_bytes(*w));
+    high & 0x8080_8080_8080_8080 == 0
 }
 
 /// Validates a string payload; `offset` is where it starts, for the error.
