@@ -146,10 +146,12 @@ impl<O: Output> Serializer<O> {
     }
 
     /// Writes the one-entry map header and the variant name of an enum.
-    #[inline]
+    /// Always inlined, like the variant methods that call it: in a derived
+    /// `serialize` each variant's name is then a constant, and the headers
+    /// and name are one fixed-size write.
+    #[inline(always)]
     fn variant(&mut self, variant: &str) -> Result<()> {
-        wire::write_header(&mut self.out, Kind::Map, 1)?;
-        wire::write_str(&mut self.out, variant)
+        wire::write_variant_key(&mut self.out, variant)
     }
 }
 
@@ -245,14 +247,14 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         self.out.write_u8(wire::NULL)
     }
-    #[inline]
+    #[inline(always)]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
         _index: u32,
         variant: &'static str,
     ) -> Result<()> {
-        wire::write_str(&mut self.out, variant)
+        wire::write_static_str(&mut self.out, variant)
     }
     #[inline]
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
@@ -262,6 +264,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     ) -> Result<()> {
         value.serialize(self)
     }
+    #[inline]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -293,6 +296,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     ) -> Result<Self::SerializeTupleStruct> {
         self.begin_fixed(Kind::Array, len)
     }
+    #[inline]
     fn serialize_tuple_variant(
         self,
         _name: &'static str,
@@ -311,6 +315,7 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     fn serialize_struct(self, _name: &'static str, len: usize) -> Result<Self::SerializeStruct> {
         self.begin_fixed(Kind::Map, len)
     }
+    #[inline]
     fn serialize_struct_variant(
         self,
         _name: &'static str,
@@ -560,9 +565,11 @@ impl<O: Output> ser::SerializeTupleStruct for Fixed<'_, O> {
 impl<O: Output> ser::SerializeTupleVariant for Fixed<'_, O> {
     type Ok = ();
     type Error = Error;
+    #[inline]
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         self.element(value)
     }
+    #[inline]
     fn end(self) -> Result<()> {
         self.finish()
     }
@@ -591,6 +598,8 @@ impl<O: Output> ser::SerializeStruct for Fixed<'_, O> {
 impl<O: Output> ser::SerializeStructVariant for Fixed<'_, O> {
     type Ok = ();
     type Error = Error;
+    // Inlined for the reason the struct's is: `key` is a constant there.
+    #[inline(always)]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -598,6 +607,7 @@ impl<O: Output> ser::SerializeStructVariant for Fixed<'_, O> {
     ) -> Result<()> {
         ser::SerializeStruct::serialize_field(self, key, value)
     }
+    #[inline(always)]
     fn end(self) -> Result<()> {
         self.finish()
     }

@@ -174,6 +174,25 @@ pub fn write_static_str<O: Output + ?Sized>(out: &mut O, s: &str) -> Result<()> 
     write_str(out, s)
 }
 
+/// Writes the start of an enum variant with content: the header of a map of
+/// one entry, then the variant's name. Like [`write_static_str`], for a
+/// name that is a constant where this is inlined: a name of up to 14 bytes
+/// and both headers are one fixed-size copy.
+#[inline(always)]
+pub fn write_variant_key<O: Output + ?Sized>(out: &mut O, variant: &str) -> Result<()> {
+    const BUF: usize = 16;
+    let len = variant.len();
+    if len < BUF - 1 {
+        let mut buf = [0u8; BUF];
+        buf[0] = Kind::Map.inline().0 | 1;
+        buf[1] = Kind::Str.inline().0 | len as u8;
+        buf[2..2 + len].copy_from_slice(variant.as_bytes());
+        return out.write_prefix(&buf, 2 + len);
+    }
+    write_header(out, Kind::Map, 1)?;
+    write_str(out, variant)
+}
+
 /// Writes a byte string: header and bytes.
 #[inline]
 pub fn write_bytes<O: Output + ?Sized>(out: &mut O, b: &[u8]) -> Result<()> {

@@ -462,6 +462,20 @@ mod tests {
     }
 
     #[test]
+    fn variant_keys_encode_like_a_map_header_and_a_string_at_every_length() {
+        // The one-copy form covers names of 0..=14 bytes; longer ones fall back.
+        let text = "\u{e9}abcdefghijklmnopqrstuvwxyz0123456789";
+        for end in (0..=text.len()).filter(|&i| text.is_char_boundary(i)) {
+            let s = &text[..end];
+            let expected = encode(|o| {
+                write_header(o, Kind::Map, 1)?;
+                write_str(o, s)
+            });
+            assert_eq!(encode(|o| write_variant_key(o, s)), expected, "{s:?}");
+        }
+    }
+
+    #[test]
     fn f32_takes_binary16_exactly_when_that_is_exact() {
         for h in 0..=u16::MAX {
             let v = crate::float::f16_to_f32(h);
