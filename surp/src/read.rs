@@ -95,6 +95,16 @@ pub trait Read<'de>: private::Sealed {
     #[doc(hidden)]
     fn skip(&mut self, len: usize) -> Result<()>;
 
+    /// If the next value is `name` as an inline-length string
+    /// (`FIXSTR..=FIXSTR_LAST`), consumes it and says so; otherwise consumes
+    /// nothing. A reader, which cannot look ahead, never matches.
+    #[doc(hidden)]
+    #[inline]
+    fn eat_name(&mut self, name: &str) -> bool {
+        let _ = name;
+        false
+    }
+
     /// Keeps the string payload `fill` just consumed for later
     /// deduplication references, returning where it was kept. Its UTF-8 is
     /// validated here, once: a reference to it never validates again.
@@ -123,6 +133,32 @@ pub trait Read<'de>: private::Sealed {
 #[inline]
 fn kept_utf8(bytes: &[u8], at: usize) -> Result<&str> {
     crate::de::validate_utf8(bytes, at)
+}
+
+/// Whether two short byte strings are equal: for up to 32 bytes, two
+/// overlapping loads from each, of the widest size that fits. `==` on
+/// slices calls `memcmp`, which costs more than the whole comparison of a
+/// field name.
+#[inline(always)]
+fn same_short(a: &[u8], b: &[u8]) -> bool {
+    #[inline(always)]
+    fn load<const N: usize>(s: &[u8], at: usize) -> [u8; N] {
+        *s[at..].first_chunk::<N>().expect("the length was matched")
+    }
+    let n = a.len();
+    if b.len() != n {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=3 => a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1],
+        4..=7 => load::<4>(a, 0) == load::<4>(b, 0) && load::<4>(a, n - 4) == load::<4>(b, n - 4),
+        8..=16 => load::<8>(a, 0) == load::<8>(b, 0) && load::<8>(a, n - 8) == load::<8>(b, n - 8),
+        17..=32 => {
+            load::<16>(a, 0) == load::<16>(b, 0) && load::<16>(a, n - 16) == load::<16>(b, n - 16)
+        }
+        _ => a == b,
+    }
 }
 
 /// Decoding input borrowed from a byte slice.
@@ -265,6 +301,26 @@ impl<'de> Read<'de> for SliceRead<'de> {
     #[inline]
     fn skip(&mut self, len: usize) -> Result<()> {
         self.fill(len).map(drop)
+    }
+
+    #[inline(always)]
+    fn eat_name(&mut self, name: &str) -> bool {
+        let name = name.as_bytes();
+        let len = name.len();
+        if len > wire::FIXSTR_MAX_LEN {
+            return false;
+        }
+        let Some((&tag, payload)) = self.rest().split_first() else {
+            return false;
+        };
+        let Some(key) = payload.get(..len) else {
+            return false;
+        };
+        if tag != wire::FIXSTR | len as u8 || !same_short(name, key) {
+            return false;
+        }
+        self.pos += 1 + len;
+        true
     }
 
     #[inline]
@@ -500,5 +556,62 @@ impl<R: std::io::Read> IoRead<R> {
             }
             Err(e) => Err(self.io_error(e)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn same_short_finds_every_differing_byte_at_every_length() {
+        let a: Vec<u8> = (b'a'..).take(40).collect();
+        for n in 0..=40 {
+            assert!(same_short(&a[..n], &a[..n]), "{n}");
+            if n < 40 {
+                assert!(
+                    !same_short(&a[..n], &a[..n + 1]),
+                    "lengths {n} and {}",
+                    n + 1
+                );
+            }
+            for i in 0..n {
+                let mut b = a[..n].to_vec();
+                b[i] ^= 0x80;
+                assert!(!same_short(&a[..n], &b), "length {n}, byte {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn eat_name_takes_exactly_the_inline_string_of_the_name() {
+        let name = "latency_us";
+        let mut input = vec![wire::FIXSTR | 10];
+        input.extend_from_slice(name.as_bytes());
+        input.push(wire::TRUE);
+        let mut read = SliceRead::new(&input);
+        assert!(read.eat_name(name));
+        assert_eq!(read.offset(), 11);
+        // Another name, a prefix, a truncated payload, another tag and the
+        // end of input consume nothing.
+        for (bytes, name) in [
+            (&input[..], "latency_ms"),
+            (&input[..], "latency"),
+            (&input[..8], name),
+            (&[wire::FIXARRAY | 1, b'x'][..], "x"),
+            (&[][..], ""),
+        ] {
+            let mut read = SliceRead::new(bytes);
+            assert!(!read.eat_name(name), "{bytes:?} {name:?}");
+            assert_eq!(read.offset(), 0);
+        }
+        // The empty name is one byte, and a name too long for the inline
+        // form never matches (its string has a length byte).
+        let mut read = SliceRead::new(&[wire::FIXSTR]);
+        assert!(read.eat_name(""));
+        let long = "a_field_name_of_thirty_two_bytes";
+        let mut input = vec![wire::STR8, 32];
+        input.extend_from_slice(long.as_bytes());
+        assert!(!SliceRead::new(&input).eat_name(long));
     }
 }

@@ -2,6 +2,7 @@
 //! [`Deserializer::open`] and [`Deserializer::close`], the limit steps
 //! around every container.
 
+use serde::de::value::BorrowedStrDeserializer;
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
@@ -43,6 +44,24 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             return self.visit_explicit_map_dedup(start, len, visitor);
         }
         self.visit_entries(start, len, AnyKeys, visitor)
+            .map(|(value, _)| value)
+    }
+
+    /// A struct written as a map: in a plain document its keys are first
+    /// matched against the struct's field names (see [`FieldKeys`]).
+    #[inline]
+    pub(super) fn visit_struct<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        let len = self.check_len(Kind::Map, len, start)?;
+        if self.dict.is_some() {
+            return self.visit_explicit_map_dedup(start, len, visitor);
+        }
+        self.visit_entries(start, len, FieldKeys { fields, next: 0 }, visitor)
             .map(|(value, _)| value)
     }
 
@@ -162,6 +181,103 @@ impl Keys for AnyKeys {
     }
 }
 
+/// Keys of a struct in a plain document, read by `deserialize_struct`.
+///
+/// A derived struct is written with its fields in the order of `fields`
+/// (some may be left out), so each key is first compared with the name
+/// after the last one matched: a key with exactly those bytes is that name,
+/// taken without decoding a string header or checking UTF-8, and the
+/// visitor gets the struct's own `&'static str`. Any other key (another
+/// order, an unknown field, a long or non-string key, a reader's input) is
+/// read like any value, so what the visitor sees is the same either way.
+struct FieldKeys {
+    fields: &'static [&'static str],
+    /// Where in `fields` the next key is expected.
+    next: usize,
+}
+
+impl Keys for FieldKeys {
+    #[inline]
+    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+        &mut self,
+        de: &mut Deserializer<R>,
+        seed: S,
+    ) -> Result<S::Value> {
+        if let Some(&name) = self.fields.get(self.next)
+            && de.read.eat_name(name)
+        {
+            self.next += 1;
+            // An error (an unknown field, where the type denies them) is
+            // placed at the key's tag, found again only then.
+            return seed
+                .deserialize(FieldName(name))
+                .map_err(|e| e.at(de.read.offset() - 1 - name.len()));
+        }
+        any_key(de, seed)
+    }
+}
+
+/// A key that [`FieldKeys`] matched, given to the key's seed. It answers
+/// every request as the decoder does for a string in the input (not as
+/// serde's `BorrowedStrDeserializer`, which differs for `Option`, newtype
+/// structs and `is_human_readable`), so a key type sees no difference.
+struct FieldName(&'static str);
+
+impl<'de> de::Deserializer<'de> for FieldName {
+    type Error = Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_borrowed_str(self.0)
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_some(self)
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value> {
+        visitor.visit_enum(BorrowedStrDeserializer::new(self.0))
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_unit()
+    }
+
+    fn is_human_readable(&self) -> bool {
+        false
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple tuple_struct map struct
+        identifier
+    }
+}
+
+/// A struct's key that is not the expected field name: read like any
+/// value, out of line so that the matched path stays small where it is
+/// inlined.
+#[inline(never)]
+fn any_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
+    de: &mut Deserializer<R>,
+    seed: S,
+) -> Result<S::Value> {
+    seed.deserialize(de)
+}
+
 /// A map of `left` more entries, whose keys are read by `K`.
 struct MapAccess<'a, R, K> {
     de: &'a mut Deserializer<R>,
@@ -236,10 +352,10 @@ impl<'de, R: Read<'de>> de::VariantAccess<'de> for &mut EnumAccess<'_, R> {
 
     fn struct_variant<V: Visitor<'de>>(
         self,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        de::Deserializer::deserialize_map(&mut *self.de, visitor)
+        de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
     }
 }
 

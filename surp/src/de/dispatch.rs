@@ -356,10 +356,15 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_struct<V: Visitor<'de>>(
         self,
         _name: &'static str,
-        _fields: &'static [&'static str],
+        fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        self.deserialize_map(visitor)
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        if (wire::FIXMAP..=wire::FIXMAP_LAST).contains(&tag) {
+            return self.visit_struct(start, Kind::Map.inline_len(tag), fields, visitor);
+        }
+        self.any_tag(start, tag, visitor)
     }
 
     fn deserialize_enum<V: Visitor<'de>>(

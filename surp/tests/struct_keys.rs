@@ -1,0 +1,304 @@
+//! Struct keys: `deserialize_struct` first compares each key with the field
+//! name it expects next and, on equal bytes, hands the visitor that name
+//! without decoding the string. These tests check that every key the fast
+//! path does not take (other orders, unknown and missing fields, aliases,
+//! long names, keys of other types, truncated input, a reader) decodes
+//! exactly as a map key would, with the same errors at the same offsets.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Serialize};
+use surp::ErrorKind;
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Record {
+    id: u32,
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<String>,
+    a_field_name_longer_than_31_bytes: bool,
+    tags: Vec<u8>,
+}
+
+fn record(note: Option<&str>) -> Record {
+    Record {
+        id: 7,
+        name: "seven".into(),
+        note: note.map(Into::into),
+        a_field_name_longer_than_31_bytes: true,
+        tags: vec![1, 2],
+    }
+}
+
+/// Decodes from a slice and from a reader (which never takes the fast
+/// path) and checks that both give the same value.
+fn both<T: for<'de> Deserialize<'de> + PartialEq + fmt::Debug>(bytes: &[u8]) -> T {
+    let from_slice: T = surp::from_slice(bytes).unwrap();
+    let from_reader: T = surp::from_reader(bytes).unwrap();
+    assert_eq!(from_slice, from_reader);
+    from_slice
+}
+
+/// A map with these entries, in this order, as Surp writes it.
+fn map_bytes(entries: &[(&str, surp::Value)]) -> Vec<u8> {
+    struct Entries<'a>(&'a [(&'a str, surp::Value)]);
+    impl Serialize for Entries<'_> {
+        fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let mut map = s.serialize_map(Some(self.0.len()))?;
+            for (k, v) in self.0 {
+                map.serialize_entry(k, v)?;
+            }
+            map.end()
+        }
+    }
+    surp::to_vec(&Entries(entries)).unwrap()
+}
+
+#[test]
+fn fields_in_order_with_one_left_out_and_a_long_name() {
+    for note in [None, Some("n")] {
+        let value = record(note);
+        assert_eq!(both::<Record>(&surp::to_vec(&value).unwrap()), value);
+    }
+}
+
+#[test]
+fn fields_in_another_order_and_unknown_fields_decode_as_before() {
+    use surp::Value;
+    let bytes = map_bytes(&[
+        (
+            "tags",
+            Value::from(vec![Value::from(1u8), Value::from(2u8)]),
+        ),
+        ("unknown", Value::from("ignored")),
+        ("a_field_name_longer_than_31_bytes", Value::from(true)),
+        ("name", Value::from("seven")),
+        ("id", Value::from(7u32)),
+    ]);
+    assert_eq!(both::<Record>(&bytes), record(None));
+}
+
+#[test]
+fn a_key_that_is_not_a_string_is_read_like_any_key() {
+    // A derived field visitor also accepts the field's index.
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Pair {
+        x: u8,
+        y: u8,
+    }
+    let mut map = BTreeMap::new();
+    map.insert(0u8, 3u8);
+    map.insert(1u8, 4u8);
+    let bytes = surp::to_vec(&map).unwrap();
+    assert_eq!(both::<Pair>(&bytes), Pair { x: 3, y: 4 });
+}
+
+#[test]
+fn an_alias_is_matched_by_serde_as_before() {
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Aliased {
+        #[serde(alias = "identifier")]
+        id: u32,
+        name: String,
+    }
+    use surp::Value;
+    for key in ["id", "identifier"] {
+        let bytes = map_bytes(&[(key, Value::from(1u32)), ("name", Value::from("a"))]);
+        assert_eq!(
+            both::<Aliased>(&bytes),
+            Aliased {
+                id: 1,
+                name: "a".into()
+            }
+        );
+    }
+}
+
+#[test]
+fn an_unknown_field_that_the_type_denies_is_an_error_at_its_key() {
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        id: u32,
+    }
+    use surp::Value;
+    let bytes = map_bytes(&[("id", Value::from(1u32)), ("other", Value::from(2u32))]);
+    let e = surp::from_slice::<Strict>(&bytes).unwrap_err();
+    // The map's tag, then "id" (3 bytes) and 1 (1 byte): "other" is at 5.
+    assert_eq!(e.offset(), Some(5), "{e}");
+    assert!(e.to_string().contains("unknown field `other`"), "{e}");
+}
+
+#[test]
+fn a_matched_key_reports_a_duplicate_field_at_the_value() {
+    use surp::Value;
+    let bytes = map_bytes(&[("id", Value::from(1u32)), ("id", Value::from(2u32))]);
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    struct One {
+        id: u32,
+    }
+    let e = surp::from_slice::<One>(&bytes).unwrap_err();
+    assert!(e.to_string().contains("duplicate field `id`"), "{e}");
+}
+
+#[test]
+fn truncated_keys_are_errors_with_the_offset_of_the_input_end() {
+    let bytes = surp::to_vec(&record(None)).unwrap();
+    for end in 0..bytes.len() {
+        let e = surp::from_slice::<Record>(&bytes[..end]).unwrap_err();
+        assert!(e.offset().is_some_and(|at| at <= end), "{end}: {e}");
+        assert!(
+            matches!(
+                e.kind(),
+                ErrorKind::UnexpectedEof | ErrorKind::LengthExceedsInput { .. }
+            ),
+            "{end}: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_visitor_that_borrows_keys_gets_the_field_names() {
+    // A hand-written struct visitor that keeps its keys as `&'de str`.
+    struct Keys<'de>(Vec<&'de str>);
+    impl<'de> Deserialize<'de> for Keys<'de> {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Keys<'de>;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("a struct")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys<'de>, A::Error> {
+                    let mut keys = Vec::new();
+                    while let Some(key) = map.next_key::<&'de str>()? {
+                        map.next_value::<de::IgnoredAny>()?;
+                        keys.push(key);
+                    }
+                    Ok(Keys(keys))
+                }
+            }
+            d.deserialize_struct("Record", &["id", "name", "note"], V)
+        }
+    }
+    let bytes = surp::to_vec(&record(Some("n"))).unwrap();
+    let keys = surp::from_slice::<Keys>(&bytes).unwrap().0;
+    assert_eq!(
+        keys,
+        [
+            "id",
+            "name",
+            "note",
+            "a_field_name_longer_than_31_bytes",
+            "tags"
+        ]
+    );
+    // Going through the serde data model directly gives the same.
+    let mut de = surp::Deserializer::from_slice(&bytes);
+    let again = Keys::deserialize(&mut de).unwrap().0;
+    assert_eq!(again, keys);
+}
+
+/// The keys of a struct with the fields `id` and `name`, each read as a `K`.
+#[derive(Debug, PartialEq)]
+struct KeysAs<K>(Vec<K>);
+
+impl<'de, K: Deserialize<'de>> Deserialize<'de> for KeysAs<K> {
+    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<K>(std::marker::PhantomData<K>);
+        impl<'de, K: Deserialize<'de>> Visitor<'de> for V<K> {
+            type Value = KeysAs<K>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a struct")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeysAs<K>, A::Error> {
+                let mut keys = Vec::new();
+                while let Some(key) = map.next_key::<K>()? {
+                    map.next_value::<de::IgnoredAny>()?;
+                    keys.push(key);
+                }
+                Ok(KeysAs(keys))
+            }
+        }
+        d.deserialize_struct("S", &["id", "name"], V(std::marker::PhantomData))
+    }
+}
+
+/// Decodes `bytes` as `KeysAs<K>` from a slice (where matched keys take the
+/// fast path) and from a reader (where none does): the results, and the
+/// errors with their offsets, must be the same.
+fn same_as_reader<K>(bytes: &[u8]) -> Result<KeysAs<K>, String>
+where
+    K: for<'de> Deserialize<'de> + PartialEq + fmt::Debug,
+{
+    // The kind and offset: a slice's error also names the path, which a
+    // reader cannot find (a documented difference).
+    let show = |e: surp::Error| format!("{:?} (offset {:?})", e.kind(), e.offset());
+    let slice = surp::from_slice::<KeysAs<K>>(bytes).map_err(show);
+    let reader = surp::from_reader::<_, KeysAs<K>>(bytes).map_err(show);
+    assert_eq!(slice, reader);
+    slice
+}
+
+#[test]
+fn key_types_other_than_identifiers_see_what_they_would_in_a_map() {
+    #[derive(Debug, PartialEq, Deserialize)]
+    struct Newtype(String);
+
+    #[derive(Debug, PartialEq, Deserialize)]
+    #[allow(non_camel_case_types)]
+    enum Field {
+        id,
+        name,
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Readable(bool);
+    impl<'de> Deserialize<'de> for Readable {
+        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            let readable = d.is_human_readable();
+            de::IgnoredAny::deserialize(d)?;
+            Ok(Readable(readable))
+        }
+    }
+
+    use surp::Value;
+    let bytes = map_bytes(&[("id", Value::from(1u32)), ("name", Value::from("a"))]);
+    assert_eq!(
+        same_as_reader::<String>(&bytes),
+        Ok(KeysAs(vec!["id".into(), "name".into()]))
+    );
+    assert_eq!(
+        same_as_reader::<Option<String>>(&bytes),
+        Ok(KeysAs(vec![Some("id".into()), Some("name".into())]))
+    );
+    assert_eq!(
+        same_as_reader::<Newtype>(&bytes),
+        Ok(KeysAs(vec![Newtype("id".into()), Newtype("name".into())]))
+    );
+    assert_eq!(
+        same_as_reader::<Field>(&bytes),
+        Ok(KeysAs(vec![Field::id, Field::name]))
+    );
+    assert_eq!(
+        same_as_reader::<Readable>(&bytes),
+        Ok(KeysAs(vec![Readable(false), Readable(false)]))
+    );
+    assert_eq!(
+        same_as_reader::<Value>(&bytes),
+        Ok(KeysAs(vec![Value::from("id"), Value::from("name")]))
+    );
+    // A key type that rejects the name: the error is at the key's tag,
+    // right after the map's.
+    let e = same_as_reader::<u8>(&bytes).unwrap_err();
+    assert!(
+        e.contains("invalid type: string") && e.contains("expected u8"),
+        "{e}"
+    );
+    assert!(e.ends_with("(offset Some(1))"), "{e}");
+}
