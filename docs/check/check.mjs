@@ -249,7 +249,15 @@ function htmlPages() {
 
 // Loads `url` and records what a reader would notice: resources of the site
 // that failed, and uncaught script errors.
+//
+// The previous page is left for about:blank first, with no listener attached:
+// a request it still had in flight (a font its text asked for after the load
+// event) is aborted by that navigation, and net::ERR_ABORTED was otherwise
+// blamed on the page loaded next (seen once in CI, on a loaded machine). For
+// the same reason each visit waits for the page's fonts, so that a font that
+// fails is reported for the page that uses it.
 async function visit(page, url) {
+  await page.goto('about:blank');
   const problems = [];
   const onResponse = (response) => {
     if (response.url().startsWith(page.__origin) && response.status() >= 400) {
@@ -266,6 +274,7 @@ async function visit(page, url) {
   try {
     const response = await page.goto(url, { waitUntil: 'load' });
     if (!response || response.status() !== 200) problems.push(`${url} answered ${response?.status()}`);
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
   } finally {
     page.off('response', onResponse);
     page.off('requestfailed', onFailed);
