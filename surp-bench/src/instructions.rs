@@ -217,7 +217,8 @@ pub struct DumpCounts {
     pub own_instructions: u64,
     /// Instructions in shared libraries (`*.so*`).
     pub library_instructions: u64,
-    /// Calls from non-library code to [`ALLOCATOR_ENTRY_POINTS`].
+    /// Calls from non-library code to the C allocator's entry points
+    /// (`malloc`, `calloc`, `realloc` and the aligned forms).
     pub allocations: u64,
 }
 

@@ -13,7 +13,7 @@ pub struct Stats {
     /// is even, rounded down).
     pub median_ns: u64,
     /// The 95th percentile by nearest rank, in nanoseconds: the smallest
-    /// sample at or above 95% of them. Below [`P95_MIN_SAMPLES`] samples
+    /// sample at or above 95% of them. Below `P95_MIN_SAMPLES` samples
     /// this is the maximum.
     pub p95_ns: u64,
     /// The fastest sample, in nanoseconds.

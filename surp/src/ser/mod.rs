@@ -7,7 +7,7 @@
 //! headers carry counts, so such a collection is built in a side buffer and
 //! copied after its header. Collections of unknown length nested in it share
 //! that buffer, so each byte is copied once whatever the depth (see
-//! [`Spill`](crate::output::Spill)).
+//! [`Spill`]).
 //!
 //! How the serde data model maps to the wire is specified in `docs/spec.md`:
 //! structs are maps keyed by field name, enums are externally tagged (a unit
