@@ -302,3 +302,30 @@ fn key_types_other_than_identifiers_see_what_they_would_in_a_map() {
     );
     assert!(e.ends_with("(offset Some(1))"), "{e}");
 }
+
+#[test]
+fn a_matched_key_is_held_to_the_string_length_limits() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Two {
+        id: u8,
+        name: u8,
+    }
+    let value = Two { id: 1, name: 2 };
+    let bytes = surp::to_vec(&value).unwrap();
+    // A limit of 2 or 3 lets the map (2 entries) and the key "id" through
+    // and stops the key "name", which the fast path would match: it must
+    // not skip the check a string literal gets.
+    for limit in [3, 2] {
+        for opts in [
+            surp::Options::new().max_len(limit),
+            surp::Options::new().max_alloc(limit),
+        ] {
+            let e = opts.from_slice::<Two>(&bytes).unwrap_err();
+            // The map's tag, then "id" (3 bytes) and 1 (1 byte): "name" is at 5.
+            assert_eq!(e.offset(), Some(5), "{limit}: {e}");
+            assert!(e.to_string().contains("limit of"), "{e}");
+        }
+    }
+    let decoded: Two = surp::Options::new().max_len(4).from_slice(&bytes).unwrap();
+    assert_eq!(decoded, value);
+}

@@ -203,7 +203,11 @@ impl Keys for FieldKeys {
         de: &mut Deserializer<R>,
         seed: S,
     ) -> Result<S::Value> {
+        // A matched name skips the length checks of a string literal, as
+        // only strings shorter than `plain_str_bound` may (`max_len`,
+        // `max_alloc`).
         if let Some(&name) = self.fields.get(self.next)
+            && (name.len() as u64) < de.plain_str_bound
             && de.read.eat_name(name)
         {
             self.next += 1;
