@@ -206,16 +206,20 @@ impl Keys for FieldKeys {
         // A matched name skips the length checks of a string literal, as
         // only strings shorter than `plain_str_bound` may (`max_len`,
         // `max_alloc`).
+        let at = de.read.offset();
         if let Some(&name) = self.fields.get(self.next)
             && (name.len() as u64) < de.plain_str_bound
             && de.read.eat_name(name)
         {
             self.next += 1;
+            let key = FieldName {
+                name,
+                somes_left: de.opts.max_depth,
+                max_depth: de.opts.max_depth,
+            };
             // An error (an unknown field, where the type denies them) is
-            // placed at the key's tag, found again only then.
-            return seed
-                .deserialize(FieldName(name))
-                .map_err(|e| e.at(de.read.offset() - 1 - name.len()));
+            // placed at the key's tag.
+            return seed.deserialize(key).map_err(|e| e.at(at));
         }
         any_key(de, seed)
     }
@@ -225,18 +229,31 @@ impl Keys for FieldKeys {
 /// every request as the decoder does for a string in the input (not as
 /// serde's `BorrowedStrDeserializer`, which differs for `Option`, newtype
 /// structs and `is_human_readable`), so a key type sees no difference.
-struct FieldName(&'static str);
+struct FieldName {
+    name: &'static str,
+    /// How many more `Some`s may wrap the name: like the decoder's `Some`s
+    /// that read no byte (`deserialize_option`), at most `max_depth` nest
+    /// at one offset, so a type such as `struct K(Option<Box<K>>)` cannot
+    /// recurse until the stack runs out.
+    somes_left: usize,
+    max_depth: usize,
+}
 
 impl<'de> de::Deserializer<'de> for FieldName {
     type Error = Error;
 
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_borrowed_str(self.0)
+        visitor.visit_borrowed_str(self.name)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_some(self)
+        let Some(somes_left) = self.somes_left.checked_sub(1) else {
+            return Err(Error::without_offset(ErrorKind::DepthLimitExceeded(
+                self.max_depth,
+            )));
+        };
+        visitor.visit_some(FieldName { somes_left, ..self })
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -253,7 +270,7 @@ impl<'de> de::Deserializer<'de> for FieldName {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        visitor.visit_enum(BorrowedStrDeserializer::new(self.0))
+        visitor.visit_enum(BorrowedStrDeserializer::new(self.name))
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
