@@ -163,34 +163,32 @@ pub fn write_str<O: Output + ?Sized>(out: &mut O, s: &str) -> Result<()> {
 /// write and a copy of variable length.
 #[inline(always)]
 pub fn write_static_str<O: Output + ?Sized>(out: &mut O, s: &str) -> Result<()> {
-    const BUF: usize = 16;
-    let len = s.len();
-    if len < BUF {
-        let mut buf = [0u8; BUF];
-        buf[0] = Kind::Str.inline().0 | len as u8;
-        buf[1..1 + len].copy_from_slice(s.as_bytes());
-        return out.write_prefix(&buf, 1 + len);
-    }
-    write_str(out, s)
+    write_static_str_after(out, &[], s)
 }
 
 /// Writes the start of an enum variant with content: the header of a map of
-/// one entry, then the variant's name. Like [`write_static_str`], for a
-/// name that is a constant where this is inlined: a name of up to 14 bytes
-/// and both headers are one fixed-size copy.
+/// one entry, then the variant's name, as [`write_static_str`] writes it: a
+/// name of up to 14 bytes and both headers are one fixed-size copy.
 #[inline(always)]
 pub fn write_variant_key<O: Output + ?Sized>(out: &mut O, variant: &str) -> Result<()> {
+    write_static_str_after(out, &[Kind::Map.inline().0 | 1], variant)
+}
+
+/// Writes `prefix` (constant bytes, such as a header) and then the constant
+/// string `s`: in one copy of a 16-byte buffer when all of it fits.
+#[inline(always)]
+fn write_static_str_after<O: Output + ?Sized>(out: &mut O, prefix: &[u8], s: &str) -> Result<()> {
     const BUF: usize = 16;
-    let len = variant.len();
-    if len < BUF - 1 {
+    let (at, len) = (prefix.len(), s.len());
+    if at + 1 + len <= BUF {
         let mut buf = [0u8; BUF];
-        buf[0] = Kind::Map.inline().0 | 1;
-        buf[1] = Kind::Str.inline().0 | len as u8;
-        buf[2..2 + len].copy_from_slice(variant.as_bytes());
-        return out.write_prefix(&buf, 2 + len);
+        buf[..at].copy_from_slice(prefix);
+        buf[at] = Kind::Str.inline().0 | len as u8;
+        buf[at + 1..at + 1 + len].copy_from_slice(s.as_bytes());
+        return out.write_prefix(&buf, at + 1 + len);
     }
-    write_header(out, Kind::Map, 1)?;
-    write_str(out, variant)
+    out.write_all(prefix)?;
+    write_str(out, s)
 }
 
 /// Writes a byte string: header and bytes.
