@@ -106,6 +106,14 @@ pub(crate) fn child_context(parent: u64, slot: u64) -> u64 {
         .rotate_left(31)
 }
 
+/// The context of an enum variant's map: the enum's context, told apart
+/// per variant (by serde's variant index). The slot is unlike a field
+/// index (small), an array's marker or a key count (both near `u64::MAX`).
+#[inline]
+pub(crate) fn variant_context(ctx: u64, index: u32) -> u64 {
+    child_context(ctx, 1 << 62 | u64::from(index))
+}
+
 /// Predictions are kept per position and key count: maps at one position
 /// often take a few shapes (event payloads of several kinds), and the count,
 /// known before the first key, tells many of them apart.
@@ -439,6 +447,28 @@ impl Encoder {
         })
     }
 
+    /// A struct's field name or an enum's variant name: in a shaped map,
+    /// the name the shape expects is usually the very `&'static str` seen
+    /// there last time, recognized by its address without reading it.
+    #[inline]
+    pub(crate) fn map_key_static(&mut self, frame: &mut MapFrame, key: &'static str) -> Result<()> {
+        if let MapMode::Shaped {
+            keys, key_count, ..
+        } = frame.mode
+            && frame.written < key_count
+        {
+            let at = keys + frame.written;
+            if self.shapes.is_static_key(at, key) {
+                return Ok(());
+            }
+            if same_bytes(self.shapes.key_at(at), key.as_bytes()) {
+                self.shapes.note_static_key(at, key);
+                return Ok(());
+            }
+        }
+        self.map_key_other_str(frame, key)
+    }
+
     /// A string key: in a shaped map, checked against the shape; in an
     /// explicit map, written through the string table and recorded.
     #[inline]
@@ -446,12 +476,19 @@ impl Encoder {
         if let MapMode::Shaped {
             keys, key_count, ..
         } = frame.mode
+            && frame.written < key_count
+            && same_bytes(self.shapes.key_at(keys + frame.written), key.as_bytes())
         {
-            if frame.written < key_count
-                && same_bytes(self.shapes.key_at(keys + frame.written), key.as_bytes())
-            {
-                return Ok(());
-            }
+            return Ok(());
+        }
+        self.map_key_other_str(frame, key)
+    }
+
+    /// A string key that is not the next key of a shaped map: the map is
+    /// or becomes explicit, and the key is written through the string table.
+    #[inline(never)]
+    fn map_key_other_str(&mut self, frame: &mut MapFrame, key: &str) -> Result<()> {
+        if let MapMode::Shaped { .. } = frame.mode {
             self.make_explicit(frame)?;
         }
         let MapMode::Explicit {

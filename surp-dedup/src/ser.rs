@@ -61,10 +61,17 @@ impl<'a> Serializer<'a> {
     }
 
     /// Opens the one-entry map of an enum variant and writes its name.
-    fn variant(mut self, variant: &str) -> Result<(&'a mut Encoder, MapFrame)> {
+    ///
+    /// The map is predicted at a context of its own per variant: every
+    /// variant's map has one key, so at the enum's own context the variants
+    /// would displace each other's shapes, and each change of variant would
+    /// rewrite a map. The context only steers the prediction; the bytes are
+    /// the same either way.
+    fn variant(mut self, index: u32, variant: &'static str) -> Result<(&'a mut Encoder, MapFrame)> {
         self.non_string()?;
-        let mut frame = self.enc.begin_map(self.ctx, Some(1))?;
-        self.enc.map_key_str(&mut frame, variant)?;
+        let ctx = crate::encoder::variant_context(self.ctx, index);
+        let mut frame = self.enc.begin_map(ctx, Some(1))?;
+        self.enc.map_key_static(&mut frame, variant)?;
         Ok((self.enc, frame))
     }
 }
@@ -150,11 +157,11 @@ impl<'a> ser::Serializer for Serializer<'a> {
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
-        _index: u32,
+        index: u32,
         variant: &'static str,
         value: &T,
     ) -> Result<()> {
-        let (enc, mut frame) = self.variant(variant)?;
+        let (enc, mut frame) = self.variant(index, variant)?;
         value.serialize(Serializer::new(enc, frame.value_context()))?;
         enc.map_value_done(&mut frame);
         enc.end_map(frame)
@@ -176,11 +183,11 @@ impl<'a> ser::Serializer for Serializer<'a> {
     fn serialize_tuple_variant(
         self,
         _name: &'static str,
-        _index: u32,
+        index: u32,
         variant: &'static str,
         len: usize,
     ) -> Result<VariantSeq<'a>> {
-        let (enc, outer) = self.variant(variant)?;
+        let (enc, outer) = self.variant(index, variant)?;
         let inner = enc.begin_seq(outer.value_context(), Some(len))?;
         Ok(VariantSeq {
             seq: SeqCompound { enc, frame: inner },
@@ -201,11 +208,11 @@ impl<'a> ser::Serializer for Serializer<'a> {
     fn serialize_struct_variant(
         self,
         _name: &'static str,
-        _index: u32,
+        index: u32,
         variant: &'static str,
         len: usize,
     ) -> Result<VariantMap<'a>> {
-        let (enc, outer) = self.variant(variant)?;
+        let (enc, outer) = self.variant(index, variant)?;
         let inner = enc.begin_map(outer.value_context(), Some(len))?;
         Ok(VariantMap {
             map: MapCompound { enc, frame: inner },
@@ -313,7 +320,7 @@ impl ser::SerializeStruct for MapCompound<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        self.enc.map_key_str(&mut self.frame, key)?;
+        self.enc.map_key_static(&mut self.frame, key)?;
         self.value(value)
     }
     fn end(self) -> Result<()> {

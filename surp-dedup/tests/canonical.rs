@@ -468,3 +468,90 @@ fn many_shapes_use_two_byte_shape_references() {
     let value: Value = surp::from_slice(&bytes).unwrap();
     assert_eq!(Reference::encode(&value), bytes);
 }
+
+/// Field names reach the encoder as `&'static str`s, which it recognizes
+/// by address once one has matched a shape's key by its bytes. Shapes
+/// first written by a map of owned strings, structs of different types
+/// with the same field names, and a struct that leaves the shape at its
+/// last field must all still give the reference's bytes.
+#[test]
+fn field_names_match_shapes_whoever_wrote_them_first() {
+    #[derive(Serialize)]
+    struct Abc {
+        alpha: u8,
+        beta: u8,
+        gamma: u8,
+    }
+    #[derive(Serialize)]
+    struct AlsoAbc {
+        alpha: u8,
+        beta: u8,
+        gamma: u8,
+    }
+    #[derive(Serialize)]
+    struct Abd {
+        alpha: u8,
+        beta: u8,
+        delta: u8,
+    }
+    let map = BTreeMap::from([("alpha", 1), ("beta", 2), ("gamma", 3)]);
+    let abc = || Abc {
+        alpha: 4,
+        beta: 5,
+        gamma: 6,
+    };
+    let also = AlsoAbc {
+        alpha: 7,
+        beta: 8,
+        gamma: 9,
+    };
+    let abd = Abd {
+        alpha: 10,
+        beta: 11,
+        delta: 12,
+    };
+    let doc = (map, abc(), also, abc(), abd, abc(), abc());
+    let bytes = surp_dedup::to_vec(&doc).unwrap();
+    let value: Value = surp::from_slice(&bytes).unwrap();
+    assert_eq!(Reference::encode(&value), bytes);
+    assert_eq!(
+        value,
+        surp::from_slice::<Value>(&surp::to_vec(&doc).unwrap()).unwrap()
+    );
+    // Every struct after the map is a reference to a shape.
+    let refs = bytes.iter().filter(|&&b| b == wire::SHAPE_REF1).count();
+    assert!(refs >= 5, "{refs} shape references in {bytes:02x?}");
+}
+
+/// Enum variants are predicted per variant: a sequence that alternates
+/// between struct variants writes each as a shape reference up front, and
+/// rewrites none of them (each change of variant rewrote a map when all
+/// variants shared one prediction).
+#[test]
+fn alternating_variants_are_not_rewritten() {
+    #[derive(Serialize)]
+    enum Step {
+        Walk { north: u32, east: u32, up: u32 },
+        Wait { seconds: u32, reason: String },
+    }
+    let steps: Vec<Step> = (0..1000)
+        .map(|i| match i % 2 {
+            0 => Step::Walk {
+                north: i,
+                east: i + 1,
+                up: 0,
+            },
+            _ => Step::Wait {
+                seconds: i,
+                reason: "rest".to_owned(),
+            },
+        })
+        .collect();
+    let (bytes, moved) = surp_dedup::__to_vec_counting_moves(&steps).unwrap();
+    let value: Value = surp::from_slice(&bytes).unwrap();
+    assert_eq!(Reference::encode(&value), bytes);
+    // The first map of each variant is registered where it stands and the
+    // rest are references from the start: nothing is copied. With one
+    // prediction for both variants, 8,413 of the 9,466 bytes were.
+    assert_eq!(moved, 0, "bytes moved for {} bytes of output", bytes.len());
+}
