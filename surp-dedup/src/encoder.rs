@@ -400,32 +400,41 @@ impl Encoder {
     // ---- maps ------------------------------------------------------------
 
     /// Opens a map at context `ctx`: as a reference to the shape last seen
-    /// there if it fits, else explicitly.
+    /// there if it fits, else explicitly (out of line: in a document of
+    /// records, nearly every map takes the reference).
+    #[inline(always)]
     pub(crate) fn begin_map(&mut self, ctx: u64, len: Option<usize>) -> Result<MapFrame> {
-        self.enter()?;
-        let start = self.out.len();
-        let shapes_at_start = self.shapes.len();
         if let Some(n) = len
+            && self.depth_left > 0
             && let Some(shape) = self.predictions.get(prediction_key(ctx, n))
-            && self.shapes.key_count(shape) == n
-            && dedup::reference_is_shorter(shape as usize, self.shapes.explicit_size(shape))
+            && let Some(keys) = self.shapes.referable(shape, n)
         {
+            self.depth_left -= 1;
+            let start = self.out.len();
+            let shapes_at_start = self.shapes.len();
             wire::write_shape_ref(&mut self.out, shape as usize)?;
-            let mode = MapMode::Shaped {
-                shape,
-                keys: self.shapes.first_key(shape),
-                key_count: n,
-            };
             return Ok(MapFrame {
                 start,
                 ctx,
                 declared: len,
                 written: 0,
                 shapes_at_start,
-                mode,
+                mode: MapMode::Shaped {
+                    shape,
+                    keys,
+                    key_count: n,
+                },
                 mark: self.mark(),
             });
         }
+        self.begin_explicit_map(ctx, len)
+    }
+
+    #[inline(never)]
+    fn begin_explicit_map(&mut self, ctx: u64, len: Option<usize>) -> Result<MapFrame> {
+        self.enter()?;
+        let start = self.out.len();
+        let shapes_at_start = self.shapes.len();
         match len {
             Some(n) => wire::write_header(&mut self.out, Kind::Map, n)?,
             None => self.out.extend_from_slice(&[0; HEADER_GAP]),
@@ -631,14 +640,25 @@ impl Encoder {
         v
     }
 
-    pub(crate) fn end_map(&mut self, mut frame: MapFrame) -> Result<()> {
+    #[inline(always)]
+    pub(crate) fn end_map(&mut self, frame: MapFrame) -> Result<()> {
+        if let MapMode::Shaped { key_count, .. } = frame.mode
+            && frame.written == key_count
+        {
+            // The prediction that chose this shape stays as it is.
+            self.depth_left += 1;
+            self.wrote_reference = true;
+            return Ok(());
+        }
+        self.end_other_map(frame)
+    }
+
+    /// Ends a map that is explicit, or shaped with fewer keys than its
+    /// shape (made explicit here).
+    #[inline(never)]
+    fn end_other_map(&mut self, mut frame: MapFrame) -> Result<()> {
         self.depth_left += 1;
-        if let MapMode::Shaped { key_count, .. } = frame.mode {
-            if frame.written == key_count {
-                // The prediction that chose this shape stays as it is.
-                self.wrote_reference = true;
-                return Ok(());
-            }
+        if let MapMode::Shaped { .. } = frame.mode {
             self.make_explicit(&mut frame)?;
         }
         let MapMode::Explicit {

@@ -67,13 +67,19 @@ impl ShapeTable {
         self.entries[shape as usize].key_count
     }
 
-    pub(crate) fn key(&self, shape: u32, i: usize) -> &[u8] {
-        self.key_at(self.entries[shape as usize].first_key + i)
+    /// Whether a map of `count` keys may be written as a reference to
+    /// `shape`: the shape has that many keys, and the reference is shorter
+    /// than its header and keys. Gives where its keys start (see
+    /// [`ShapeTable::key_at`]).
+    #[inline]
+    pub(crate) fn referable(&self, shape: u32, count: usize) -> Option<usize> {
+        let e = self.entries.get(shape as usize)?;
+        (e.key_count == count && dedup::reference_is_shorter(shape as usize, e.explicit_size))
+            .then_some(e.first_key)
     }
 
-    /// Where a shape's keys start, for [`ShapeTable::key_at`].
-    pub(crate) fn first_key(&self, shape: u32) -> usize {
-        self.entries[shape as usize].first_key
+    pub(crate) fn key(&self, shape: u32, i: usize) -> &[u8] {
+        self.key_at(self.entries[shape as usize].first_key + i)
     }
 
     /// A key by its position among all shapes' keys.
@@ -97,10 +103,6 @@ impl ShapeTable {
     #[inline]
     pub(crate) fn note_static_key(&mut self, at: usize, name: &'static str) {
         self.keys[at].static_at = name.as_ptr() as usize;
-    }
-
-    pub(crate) fn explicit_size(&self, shape: u32) -> usize {
-        self.entries[shape as usize].explicit_size
     }
 
     /// The lowest-numbered shape whose keys are `keys`, if it is below `before`.

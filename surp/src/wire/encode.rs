@@ -214,10 +214,11 @@ pub const fn str_size(len: usize) -> usize {
 #[inline]
 pub fn write_str_ref<O: Output + ?Sized>(out: &mut O, index: usize) -> Result<()> {
     let b = (index as u32).to_le_bytes();
+    // One fixed-size write (see `Output::write_prefix`), whatever the size.
     match str_ref_size(index) {
-        2 => out.write_all(&[STR_REF1, b[0]]),
-        3 => out.write_all(&[STR_REF2, b[0], b[1]]),
-        _ => out.write_all(&[STR_REF3, b[0], b[1], b[2]]),
+        2 => out.write_prefix(&[STR_REF1, b[0], 0, 0], 2),
+        3 => out.write_prefix(&[STR_REF2, b[0], b[1], 0], 3),
+        _ => out.write_prefix(&[STR_REF3, b[0], b[1], b[2]], 4),
     }
 }
 
@@ -226,8 +227,8 @@ pub fn write_str_ref<O: Output + ?Sized>(out: &mut O, index: usize) -> Result<()
 pub fn write_shape_ref<O: Output + ?Sized>(out: &mut O, index: usize) -> Result<()> {
     let b = (index as u32).to_le_bytes();
     if index < 1 << 8 {
-        out.write_all(&[SHAPE_REF1, b[0]])
+        out.write_prefix(&[SHAPE_REF1, b[0], 0], 2)
     } else {
-        out.write_all(&[SHAPE_REF2, b[0], b[1]])
+        out.write_prefix(&[SHAPE_REF2, b[0], b[1]], 3)
     }
 }
