@@ -250,7 +250,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let Some(dict) = &self.dict else {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
         };
-        let Some((first, count)) = dict.shape(index) else {
+        let Some(shape) = dict.shape(index) else {
             let (defined, limit) = (dict.shapes_defined(), dict.shape_limit());
             return Err(Error::new(
                 ErrorKind::UnknownShapeRef {
@@ -261,9 +261,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 start,
             ));
         };
-        let key_bytes: usize = (first..first + count)
-            .map(|at| dict.shape_key(at).len)
-            .sum();
+        let (first, count) = (shape.first, shape.count);
         if count as usize > self.opts.max_len {
             let kind = Kind::Map;
             return Err(Error::new(
@@ -275,7 +273,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 start,
             ));
         }
-        self.charge(key_bytes + 2 * count as usize, start)?;
+        self.charge(shape.key_bytes + 2 * count as usize, start)?;
         Ok((first, count))
     }
 }

@@ -11,13 +11,23 @@
 use super::{ShapeCandidate, shape_table_limit, string_table_limit, takes_slot};
 use crate::read::Span;
 
+/// A shape in the table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Shape {
+    /// The range of its keys in `shape_keys`.
+    pub(crate) first: u32,
+    pub(crate) count: u32,
+    /// The sum of its keys' lengths: what a reference makes the decoder
+    /// hold, summed once when the shape is made rather than per reference.
+    pub(crate) key_bytes: usize,
+}
+
 /// The string and shape tables of one deduplicated document.
 #[derive(Debug)]
 pub(crate) struct Dictionary {
     strings: Vec<Span>,
     string_limit: usize,
-    /// For each shape, the range of its keys in `shape_keys`.
-    shapes: Vec<(u32, u32)>,
+    shapes: Vec<Shape>,
     shape_keys: Vec<Span>,
     shape_limit: usize,
     /// Keys of the explicit maps being decoded, innermost last.
@@ -65,7 +75,7 @@ impl Dictionary {
     }
 
     #[inline]
-    pub(crate) fn shape(&self, index: u32) -> Option<(u32, u32)> {
+    pub(crate) fn shape(&self, index: u32) -> Option<Shape> {
         self.shapes.get(index as usize).copied()
     }
 
@@ -93,11 +103,13 @@ impl Dictionary {
     /// it the next shape if the rules say so.
     pub(crate) fn end_explicit_map(&mut self, mark: usize, map: &ShapeCandidate) {
         if map.becomes_shape(self.shapes.len(), self.shape_limit) {
-            let start = self.shape_keys.len() as u32;
-            self.shape_keys
-                .extend_from_slice(&self.pending_keys[mark..]);
-            self.shapes
-                .push((start, (self.pending_keys.len() - mark) as u32));
+            let keys = &self.pending_keys[mark..];
+            self.shapes.push(Shape {
+                first: self.shape_keys.len() as u32,
+                count: keys.len() as u32,
+                key_bytes: keys.iter().map(|k| k.len).sum(),
+            });
+            self.shape_keys.extend_from_slice(keys);
         }
         self.pending_keys.truncate(mark);
     }
@@ -156,6 +168,13 @@ mod tests {
         d.push_pending_key(span(1));
         d.end_explicit_map(mark, &map);
         assert_eq!(d.shapes_defined(), 1);
-        assert_eq!(d.shape(0), Some((0, 1)));
+        assert_eq!(
+            d.shape(0),
+            Some(Shape {
+                first: 0,
+                count: 1,
+                key_bytes: 1
+            })
+        );
     }
 }
