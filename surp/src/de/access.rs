@@ -2,14 +2,14 @@
 //! [`Deserializer::open`] and [`Deserializer::close`], the limit steps
 //! around every container.
 
-use serde::de::value::BorrowedStrDeserializer;
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
 use super::dedup::key_from_kept;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
-use crate::read::{Read, Span};
+use crate::read::{Read, Reference, Span};
 use crate::wire::Kind;
 
 impl<'de, R: Read<'de>> Deserializer<R> {
@@ -212,11 +212,7 @@ impl Keys for FieldKeys {
             && de.read.eat_name(name)
         {
             self.next += 1;
-            let key = FieldName {
-                name,
-                somes_left: de.opts.max_depth,
-                max_depth: de.opts.max_depth,
-            };
+            let key = KeyStr::new(Name(name), de.opts.max_depth);
             // An error (an unknown field, where the type denies them) is
             // placed at the key's tag.
             return seed.deserialize(key).map_err(|e| e.at(at));
@@ -225,12 +221,20 @@ impl Keys for FieldKeys {
     }
 }
 
-/// A key that [`FieldKeys`] matched, given to the key's seed. It answers
-/// every request as the decoder does for a string in the input (not as
-/// serde's `BorrowedStrDeserializer`, which differs for `Option`, newtype
-/// structs and `is_human_readable`), so a key type sees no difference.
-struct FieldName {
-    name: &'static str,
+/// A key whose text the decoder already has, given to the key's seed: a
+/// field name that [`FieldKeys`] matched, or a key kept by a deduplicated
+/// document's tables (a shape's key, or a key of an explicit map). It
+/// answers every request as the decoder does for a string in the input
+/// (not as serde's `BorrowedStrDeserializer`, which differs for `Option`,
+/// newtype structs and `is_human_readable`), so a key type sees no
+/// difference between a plain and a deduplicated document.
+///
+/// `T` is the text: a field name is always borrowed ([`Name`]), a kept key
+/// is borrowed or, from a reader, copied (a [`Reference`]). The field name
+/// has a type of its own so that the plain path's key, handed by value to
+/// serde's field visitor, carries no variant to test.
+pub(super) struct KeyStr<T> {
+    text: T,
     /// How many more `Some`s may wrap the name: like the decoder's `Some`s
     /// that read no byte (`deserialize_option`), at most `max_depth` nest
     /// at one offset, so a type such as `struct K(Option<Box<K>>)` cannot
@@ -239,12 +243,59 @@ struct FieldName {
     max_depth: usize,
 }
 
-impl<'de> de::Deserializer<'de> for FieldName {
+impl<T> KeyStr<T> {
+    #[inline]
+    pub(super) fn new(text: T, max_depth: usize) -> Self {
+        KeyStr {
+            text,
+            somes_left: max_depth,
+            max_depth,
+        }
+    }
+}
+
+/// A field name, borrowed for as long as the input (it is `'static`).
+pub(super) struct Name<'de>(&'de str);
+
+/// The text of a [`KeyStr`], handed to a visitor as a string or as an
+/// enum's variant name.
+pub(super) trait KeyText<'de> {
+    fn visit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
+    fn visit_enum<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
+}
+
+impl<'de> KeyText<'de> for Name<'de> {
+    #[inline]
+    fn visit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_borrowed_str(self.0)
+    }
+    fn visit_enum<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        visitor.visit_enum(BorrowedStrDeserializer::new(self.0))
+    }
+}
+
+impl<'de> KeyText<'de> for Reference<'de, '_, str> {
+    #[inline]
+    fn visit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Reference::Borrowed(s) => visitor.visit_borrowed_str(s),
+            Reference::Copied(s) => visitor.visit_str(s),
+        }
+    }
+    fn visit_enum<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
+        match self {
+            Reference::Borrowed(s) => visitor.visit_enum(BorrowedStrDeserializer::new(s)),
+            Reference::Copied(s) => visitor.visit_enum(StrDeserializer::<Error>::new(s)),
+        }
+    }
+}
+
+impl<'de, T: KeyText<'de>> de::Deserializer<'de> for KeyStr<T> {
     type Error = Error;
 
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        visitor.visit_borrowed_str(self.name)
+        self.text.visit(visitor)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -253,7 +304,7 @@ impl<'de> de::Deserializer<'de> for FieldName {
                 self.max_depth,
             )));
         };
-        visitor.visit_some(FieldName { somes_left, ..self })
+        visitor.visit_some(KeyStr { somes_left, ..self })
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -270,7 +321,7 @@ impl<'de> de::Deserializer<'de> for FieldName {
         _variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value> {
-        visitor.visit_enum(BorrowedStrDeserializer::new(self.name))
+        self.text.visit_enum(visitor)
     }
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
@@ -348,7 +399,7 @@ impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let start = self.de.read.offset();
         let value = match self.variant_key {
-            Some(kept) => key_from_kept(&self.de.read, start, kept, seed)?,
+            Some(kept) => key_from_kept(self.de, start, kept, seed)?,
             None if self.de.dict.is_some() => self.de.dedup_key(&mut self.shape, seed)?,
             None => seed.deserialize(&mut *self.de)?,
         };

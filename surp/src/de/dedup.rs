@@ -9,7 +9,7 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::access::{AnyKeys, EnumAccess, Keys};
+use super::access::{AnyKeys, EnumAccess, KeyStr, Keys};
 use super::utf8::utf8;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
@@ -202,7 +202,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         {
             dict.push_pending_key(kept);
         }
-        key_from_kept(&self.read, start, kept, seed)
+        key_from_kept(self, start, kept, seed)
     }
 
     /// A map written as a shape reference: keys from the shape, values inline.
@@ -310,21 +310,19 @@ impl Keys for ShapeKeys {
         };
         let kept = dict.shape_key(self.next);
         self.next += 1;
-        key_from_kept(&de.read, self.start, kept, seed)
+        key_from_kept(de, self.start, kept, seed)
     }
 }
 
 /// Hands a string kept by the tables (valid UTF-8, checked when it was
-/// kept) to a key seed; `start` places serde's errors (the key's token).
+/// kept) to a key seed, as the decoder would a string literal (see
+/// [`KeyStr`]); `start` places serde's errors (the key's token).
 pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
-    read: &R,
+    de: &Deserializer<R>,
     start: usize,
     kept: Span,
     seed: K,
 ) -> Result<K::Value> {
-    let result = match read.recall_str(kept) {
-        Reference::Borrowed(s) => seed.deserialize(BorrowedStrDeserializer::new(s)),
-        Reference::Copied(s) => seed.deserialize(StrDeserializer::<Error>::new(s)),
-    };
-    result.map_err(|e: Error| e.at(start))
+    let key = KeyStr::new(de.read.recall_str(kept), de.opts.max_depth);
+    seed.deserialize(key).map_err(|e: Error| e.at(start))
 }
