@@ -106,27 +106,6 @@ pub(crate) fn child_context(parent: u64, slot: u64) -> u64 {
         .rotate_left(31)
 }
 
-/// Where a value is, as [`child_context`]'s two inputs: the hash is taken
-/// only when a map or an array asks for it, and most values are neither.
-#[derive(Clone, Copy)]
-pub(crate) struct Context {
-    parent: u64,
-    slot: u64,
-}
-
-impl Context {
-    /// The context of a value at `slot` in the collection at `parent`.
-    #[inline]
-    pub(crate) fn new(parent: u64, slot: u64) -> Context {
-        Context { parent, slot }
-    }
-
-    #[inline]
-    pub(crate) fn hash(self) -> u64 {
-        child_context(self.parent, self.slot)
-    }
-}
-
 /// The context of an enum variant's map: the enum's context, told apart
 /// per variant (by serde's variant index). The slot is unlike a field
 /// index (small), an array's marker or a key count (both near `u64::MAX`).
@@ -211,8 +190,8 @@ pub(crate) struct MapFrame {
 impl MapFrame {
     /// The context of the value being written now.
     #[inline]
-    pub(crate) fn value_context(&self) -> Context {
-        Context::new(self.ctx, self.written as u64)
+    pub(crate) fn value_context(&self) -> u64 {
+        child_context(self.ctx, self.written as u64)
     }
 }
 
@@ -226,8 +205,8 @@ pub(crate) struct SeqFrame {
 
 impl SeqFrame {
     #[inline]
-    pub(crate) fn element_context(&self) -> Context {
-        Context::new(self.ctx, ARRAY_SLOT)
+    pub(crate) fn element_context(&self) -> u64 {
+        child_context(self.ctx, ARRAY_SLOT)
     }
 }
 

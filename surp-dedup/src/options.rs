@@ -6,7 +6,7 @@ use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
 use surp::{dedup, wire};
 
-use crate::encoder::{Context, Encoder};
+use crate::encoder::Encoder;
 use crate::ser::Serializer;
 
 /// Table sizes for encoding and limits for decoding.
@@ -38,7 +38,7 @@ impl Default for Options {
     }
 }
 
-/// The context of a document's root value.
+/// The context hash of a document's root value.
 const ROOT_CONTEXT: u64 = 0x5375_7270_526f_6f74;
 
 impl Options {
@@ -123,7 +123,7 @@ impl Options {
         let base = out.len();
         let mut enc = Encoder::new(std::mem::take(out), self.max_strings, self.max_shapes);
         enc.out.push(wire::DEDUP_MARKER);
-        let result = value.serialize(Serializer::new(&mut enc, Context::new(ROOT_CONTEXT, 0)));
+        let result = value.serialize(Serializer::new(&mut enc, ROOT_CONTEXT));
         if result.is_ok() {
             enc.finish(base);
         }

@@ -11,12 +11,12 @@ use serde::ser::{self, Serialize};
 use surp::wire;
 use surp::{Error, Result};
 
-use crate::encoder::{Context, Encoder, MapFrame, SeqFrame};
+use crate::encoder::{Encoder, MapFrame, SeqFrame};
 
 /// Serializes one value into the encoder.
 pub(crate) struct Serializer<'a> {
     pub(crate) enc: &'a mut Encoder,
-    pub(crate) ctx: Context,
+    pub(crate) ctx: u64,
     /// Enclosing `Some`s whose markers are written only if a null follows
     /// (see the plain serializer and `docs/spec.md` section 5.3).
     pub(crate) pending_some: usize,
@@ -25,7 +25,7 @@ pub(crate) struct Serializer<'a> {
 }
 
 impl<'a> Serializer<'a> {
-    pub(crate) fn new(enc: &'a mut Encoder, ctx: Context) -> Self {
+    pub(crate) fn new(enc: &'a mut Encoder, ctx: u64) -> Self {
         Serializer {
             enc,
             ctx,
@@ -69,7 +69,7 @@ impl<'a> Serializer<'a> {
     /// the same either way.
     fn variant(mut self, index: u32, variant: &'static str) -> Result<(&'a mut Encoder, MapFrame)> {
         self.non_string()?;
-        let ctx = crate::encoder::variant_context(self.ctx.hash(), index);
+        let ctx = crate::encoder::variant_context(self.ctx, index);
         let mut frame = self.enc.begin_map(ctx, Some(1))?;
         self.enc.map_key_static(&mut frame, variant)?;
         Ok((self.enc, frame))
@@ -168,7 +168,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
     }
     fn serialize_seq(mut self, len: Option<usize>) -> Result<SeqCompound<'a>> {
         self.non_string()?;
-        let frame = self.enc.begin_seq(self.ctx.hash(), len)?;
+        let frame = self.enc.begin_seq(self.ctx, len)?;
         Ok(SeqCompound {
             enc: self.enc,
             frame,
@@ -188,7 +188,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         len: usize,
     ) -> Result<VariantSeq<'a>> {
         let (enc, outer) = self.variant(index, variant)?;
-        let inner = enc.begin_seq(outer.value_context().hash(), Some(len))?;
+        let inner = enc.begin_seq(outer.value_context(), Some(len))?;
         Ok(VariantSeq {
             seq: SeqCompound { enc, frame: inner },
             outer,
@@ -196,7 +196,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
     }
     fn serialize_map(mut self, len: Option<usize>) -> Result<MapCompound<'a>> {
         self.non_string()?;
-        let frame = self.enc.begin_map(self.ctx.hash(), len)?;
+        let frame = self.enc.begin_map(self.ctx, len)?;
         Ok(MapCompound {
             enc: self.enc,
             frame,
@@ -213,7 +213,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         len: usize,
     ) -> Result<VariantMap<'a>> {
         let (enc, outer) = self.variant(index, variant)?;
-        let inner = enc.begin_map(outer.value_context().hash(), Some(len))?;
+        let inner = enc.begin_map(outer.value_context(), Some(len))?;
         Ok(VariantMap {
             map: MapCompound { enc, frame: inner },
             outer,
