@@ -5,10 +5,13 @@
 //! over before, rejected `Option<String>` and newtype keys (such as
 //! `struct UserId(String)`) that a plain document accepts.
 
-use std::fmt;
-use std::marker::PhantomData;
+#[path = "../../surp/tests/common/mod.rs"]
+mod common;
 
-use serde::de::{self, DeserializeOwned, MapAccess, Visitor};
+use std::fmt;
+
+use common::{MapKeys, Readable};
+use serde::de::{self, DeserializeOwned};
 use serde::{Deserialize, Serialize};
 use surp::{Value, wire};
 
@@ -21,18 +24,6 @@ enum Column {
     Alpha,
     Beta,
     Gamma,
-}
-
-/// A key type that records whether the format called itself human-readable.
-#[derive(Debug, PartialEq, Clone)]
-struct Readable(bool);
-
-impl<'de> Deserialize<'de> for Readable {
-    fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let readable = d.is_human_readable();
-        de::IgnoredAny::deserialize(d)?;
-        Ok(Readable(readable))
-    }
 }
 
 /// A key type that nests `Some`s without reading a byte, until a limit.
@@ -51,22 +42,7 @@ struct Keys<K>(Vec<K>);
 
 impl<'de, K: Deserialize<'de>> Deserialize<'de> for Keys<K> {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<K>(PhantomData<K>);
-        impl<'de, K: Deserialize<'de>> Visitor<'de> for V<K> {
-            type Value = Keys<K>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a map")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys<K>, A::Error> {
-                let mut keys = Vec::new();
-                while let Some(key) = map.next_key::<K>()? {
-                    map.next_value::<de::IgnoredAny>()?;
-                    keys.push(key);
-                }
-                Ok(Keys(keys))
-            }
-        }
-        d.deserialize_map(V(PhantomData))
+        d.deserialize_map(MapKeys::new()).map(Keys)
     }
 }
 

@@ -8,8 +8,11 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use serde::de::{self, MapAccess, Visitor};
+use common::{MapKeys, Readable};
+use serde::de;
 use serde::{Deserialize, Serialize};
+
+mod common;
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]
 struct Record {
@@ -187,22 +190,9 @@ fn a_visitor_that_borrows_keys_gets_the_field_names() {
     struct Keys<'de>(Vec<&'de str>);
     impl<'de> Deserialize<'de> for Keys<'de> {
         fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            struct V;
-            impl<'de> Visitor<'de> for V {
-                type Value = Keys<'de>;
-                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                    f.write_str("a struct")
-                }
-                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Keys<'de>, A::Error> {
-                    let mut keys = Vec::new();
-                    while let Some(key) = map.next_key::<&'de str>()? {
-                        map.next_value::<de::IgnoredAny>()?;
-                        keys.push(key);
-                    }
-                    Ok(Keys(keys))
-                }
-            }
-            d.deserialize_struct("Record", &["id", "name", "note"], V)
+            let fields = &["id", "name", "note"];
+            d.deserialize_struct("Record", fields, MapKeys::new())
+                .map(Keys)
         }
     }
     let bytes = surp::to_vec(&record(Some("n"))).unwrap();
@@ -225,22 +215,8 @@ struct KeysAs<K>(Vec<K>);
 
 impl<'de, K: Deserialize<'de>> Deserialize<'de> for KeysAs<K> {
     fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<K>(std::marker::PhantomData<K>);
-        impl<'de, K: Deserialize<'de>> Visitor<'de> for V<K> {
-            type Value = KeysAs<K>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a struct")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<KeysAs<K>, A::Error> {
-                let mut keys = Vec::new();
-                while let Some(key) = map.next_key::<K>()? {
-                    map.next_value::<de::IgnoredAny>()?;
-                    keys.push(key);
-                }
-                Ok(KeysAs(keys))
-            }
-        }
-        d.deserialize_struct("S", &["id", "name"], V(std::marker::PhantomData))
+        d.deserialize_struct("S", &["id", "name"], MapKeys::new())
+            .map(KeysAs)
     }
 }
 
@@ -254,16 +230,6 @@ fn key_types_other_than_identifiers_see_what_they_would_in_a_map() {
     enum Field {
         id,
         name,
-    }
-
-    #[derive(Debug, PartialEq)]
-    struct Readable(bool);
-    impl<'de> Deserialize<'de> for Readable {
-        fn deserialize<D: de::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-            let readable = d.is_human_readable();
-            de::IgnoredAny::deserialize(d)?;
-            Ok(Readable(readable))
-        }
     }
 
     use surp::Value;

@@ -187,3 +187,49 @@ pub fn claim(kind: Kind, len: u64) -> Vec<u8> {
     header.extend_from_slice(&len.to_le_bytes());
     header
 }
+
+/// A visitor that collects a map's keys, each read as a `K`, and skips the
+/// values: what a key type sees, whatever form the map took on the wire.
+pub struct MapKeys<K>(std::marker::PhantomData<K>);
+
+impl<K> MapKeys<K> {
+    pub fn new() -> Self {
+        MapKeys(std::marker::PhantomData)
+    }
+}
+
+impl<K> Default for MapKeys<K> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<'de, K: serde::Deserialize<'de>> serde::de::Visitor<'de> for MapKeys<K> {
+    type Value = Vec<K>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a map")
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Vec<K>, A::Error> {
+        let mut keys = Vec::new();
+        while let Some(key) = map.next_key::<K>()? {
+            map.next_value::<serde::de::IgnoredAny>()?;
+            keys.push(key);
+        }
+        Ok(keys)
+    }
+}
+
+/// A value that records whether the format called itself human-readable,
+/// and skips what it was given.
+#[derive(Debug, PartialEq, Clone)]
+pub struct Readable(pub bool);
+
+impl<'de> serde::Deserialize<'de> for Readable {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let readable = d.is_human_readable();
+        serde::de::IgnoredAny::deserialize(d)?;
+        Ok(Readable(readable))
+    }
+}
