@@ -456,30 +456,16 @@ impl Encoder {
         })
     }
 
-    /// A struct's field name or an enum's variant name: in a shaped map,
-    /// the name the shape expects is usually the very `&'static str` seen
-    /// there last time, recognized by its address without reading it.
-    #[inline]
-    pub(crate) fn map_key_static(&mut self, frame: &mut MapFrame, key: &'static str) -> Result<()> {
-        if let MapMode::Shaped {
-            keys, key_count, ..
-        } = frame.mode
-            && frame.written < key_count
-        {
-            let at = keys + frame.written;
-            if self.shapes.is_static_key(at, key) {
-                return Ok(());
-            }
-            if same_bytes(self.shapes.key_at(at), key.as_bytes()) {
-                self.shapes.note_static_key(at, key);
-                return Ok(());
-            }
-        }
-        self.map_key_other_str(frame, key)
-    }
-
-    /// A string key: in a shaped map, checked against the shape; in an
-    /// explicit map, written through the string table and recorded.
+    /// A string key: in a shaped map, checked against the shape (inline);
+    /// in an explicit map, written through the string table and recorded
+    /// (out of line).
+    ///
+    /// A struct's field names are `&'static str`, the same ones every time,
+    /// and recognizing them by address would skip the comparison (2.9% to
+    /// 5.8% fewer instructions on typed data). It is not done: sound code
+    /// may free a leaked name (`Box::from_raw`) and leak another of the
+    /// same length at the same address during one encode, and the shape
+    /// would then claim the old name. The bytes are always compared.
     #[inline]
     pub(crate) fn map_key_str(&mut self, frame: &mut MapFrame, key: &str) -> Result<()> {
         if let MapMode::Shaped {

@@ -71,7 +71,7 @@ impl<'a> Serializer<'a> {
         self.non_string()?;
         let ctx = crate::encoder::variant_context(self.ctx, index);
         let mut frame = self.enc.begin_map(ctx, Some(1))?;
-        self.enc.map_key_static(&mut frame, variant)?;
+        self.enc.map_key_str(&mut frame, variant)?;
         Ok((self.enc, frame))
     }
 }
@@ -320,7 +320,7 @@ impl ser::SerializeStruct for MapCompound<'_> {
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        self.enc.map_key_static(&mut self.frame, key)?;
+        self.enc.map_key_str(&mut self.frame, key)?;
         self.value(value)
     }
     fn end(self) -> Result<()> {

@@ -23,21 +23,11 @@ struct Entry {
     explicit_size: usize,
 }
 
-/// A shape's key: its text in the arena, and the address of the last
-/// `&'static str` (a struct's field name) found to have that text.
-#[derive(Clone, Copy)]
-struct KeyText {
-    start: usize,
-    len: usize,
-    /// 0 when none was: no string lives at address 0.
-    static_at: usize,
-}
-
 pub(crate) struct ShapeTable {
     index: HashTable<u32>,
     entries: Vec<Entry>,
-    /// Where each key's text is in `arena`.
-    keys: Vec<KeyText>,
+    /// (start, len) of each key's text in `arena`.
+    keys: Vec<(usize, usize)>,
     arena: Vec<u8>,
     capacity: usize,
 }
@@ -85,24 +75,8 @@ impl ShapeTable {
     /// A key by its position among all shapes' keys.
     #[inline]
     pub(crate) fn key_at(&self, at: usize) -> &[u8] {
-        let k = self.keys[at];
-        &self.arena[k.start..k.start + k.len]
-    }
-
-    /// Whether the key at `at` is `name`, known by the address of a
-    /// `&'static str` found equal before: static text never changes, so the
-    /// same address and length mean the same bytes, and serde hands a
-    /// struct the same `&'static str` for a field every time.
-    #[inline]
-    pub(crate) fn is_static_key(&self, at: usize, name: &'static str) -> bool {
-        let k = &self.keys[at];
-        k.static_at == name.as_ptr() as usize && k.len == name.len()
-    }
-
-    /// Remembers that `name`, at its address, equals the key at `at`.
-    #[inline]
-    pub(crate) fn note_static_key(&mut self, at: usize, name: &'static str) {
-        self.keys[at].static_at = name.as_ptr() as usize;
+        let (start, len) = self.keys[at];
+        &self.arena[start..start + len]
     }
 
     /// The lowest-numbered shape whose keys are `keys`, if it is below `before`.
@@ -141,11 +115,7 @@ impl ShapeTable {
         let first_key = self.keys.len();
         for i in 0..count {
             let k = keys(i);
-            self.keys.push(KeyText {
-                start: self.arena.len(),
-                len: k.len(),
-                static_at: 0,
-            });
+            self.keys.push((self.arena.len(), k.len()));
             self.arena.extend_from_slice(k);
         }
         self.entries.push(Entry {

@@ -469,11 +469,10 @@ fn many_shapes_use_two_byte_shape_references() {
     assert_eq!(Reference::encode(&value), bytes);
 }
 
-/// Field names reach the encoder as `&'static str`s, which it recognizes
-/// by address once one has matched a shape's key by its bytes. Shapes
-/// first written by a map of owned strings, structs of different types
-/// with the same field names, and a struct that leaves the shape at its
-/// last field must all still give the reference's bytes.
+/// A struct's field names are checked against a predicted shape inline.
+/// Shapes first written by a map of owned strings, structs of different
+/// types with the same field names, and a struct that leaves the shape at
+/// its last field must all give the reference's bytes.
 #[test]
 fn field_names_match_shapes_whoever_wrote_them_first() {
     #[derive(Serialize)]
