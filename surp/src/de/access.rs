@@ -257,8 +257,9 @@ impl<T> KeyStr<T> {
 /// A field name, borrowed for as long as the input (it is `'static`).
 pub(super) struct Name<'de>(&'de str);
 
-/// The text of a [`KeyStr`], handed to a visitor as a string or as an
-/// enum's variant name.
+/// A string the decoder already has (the text of a [`KeyStr`], or a string
+/// kept by a deduplicated document's tables), handed to a visitor as a
+/// string or as an enum's variant name.
 pub(super) trait KeyText<'de> {
     fn visit<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value>;
     fn visit_enum<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value>;

@@ -9,7 +9,7 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::access::{AnyKeys, EnumAccess, KeyStr, Keys};
+use super::access::{AnyKeys, EnumAccess, KeyStr, KeyText, Keys};
 use super::utf8::utf8;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
@@ -100,10 +100,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         // Kept strings were validated when kept: a reference costs O(1).
-        let result = match self.read.recall_str(kept) {
-            Reference::Borrowed(s) => visitor.visit_borrowed_str(s),
-            Reference::Copied(s) => visitor.visit_str(s),
-        };
+        let result = self.read.recall_str(kept).visit(visitor);
         result.map_err(|e: Error| e.at(start))
     }
 
@@ -115,10 +112,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         let kept = self.str_ref(start, tag)?;
-        let result = match self.read.recall_str(kept) {
-            Reference::Borrowed(s) => visitor.visit_enum(BorrowedStrDeserializer::new(s)),
-            Reference::Copied(s) => visitor.visit_enum(StrDeserializer::<Error>::new(s)),
-        };
+        let result = self.read.recall_str(kept).visit_enum(visitor);
         result.map_err(|e: Error| e.at(start))
     }
 
