@@ -400,16 +400,15 @@ impl Encoder {
     // ---- maps ------------------------------------------------------------
 
     /// Opens a map at context `ctx`: as a reference to the shape last seen
-    /// there if it fits, else explicitly (out of line: in a document of
-    /// records, nearly every map takes the reference).
+    /// there if it fits (inline), else explicitly (out of line: in a
+    /// document of records, nearly every map takes the reference).
     #[inline(always)]
     pub(crate) fn begin_map(&mut self, ctx: u64, len: Option<usize>) -> Result<MapFrame> {
         if let Some(n) = len
-            && self.depth_left > 0
             && let Some(shape) = self.predictions.get(prediction_key(ctx, n))
             && let Some(keys) = self.shapes.referable(shape, n)
         {
-            self.depth_left -= 1;
+            self.enter()?;
             let start = self.out.len();
             let shapes_at_start = self.shapes.len();
             wire::write_shape_ref(&mut self.out, shape as usize)?;

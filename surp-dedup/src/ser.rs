@@ -67,7 +67,7 @@ impl<'a> Serializer<'a> {
     /// would displace each other's shapes, and each change of variant would
     /// rewrite a map. The context only steers the prediction; the bytes are
     /// the same either way.
-    fn variant(mut self, index: u32, variant: &'static str) -> Result<(&'a mut Encoder, MapFrame)> {
+    fn variant(mut self, index: u32, variant: &str) -> Result<(&'a mut Encoder, MapFrame)> {
         self.non_string()?;
         let ctx = crate::encoder::variant_context(self.ctx, index);
         let mut frame = self.enc.begin_map(ctx, Some(1))?;
