@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes surp-v1.json: Surp test vectors derived from docs/spec.md.
+"""Writes surp-v2.json: Surp test vectors derived from docs/spec.md.
 
 This is an independent reading of the spec, deliberately not derived from the
 Rust code: the Rust tests check the implementation against these bytes, so a
 disagreement means one of the two misreads the spec.
 
-    python3 docs/vectors/generate.py   # rewrites docs/vectors/surp-v1.json
+    python3 docs/vectors/generate.py   # rewrites docs/vectors/surp-v2.json
 """
 import json
 import os
@@ -187,7 +187,8 @@ def encode(v):
         return length_header(0x80, 31, 0xC8, len(data)) + data
     if kind == "bytes":
         data = bytes.fromhex(expand(x))
-        return length_header(0xC0, 7, 0xCC, len(data)) + data
+        # No inline form: the length always follows (section 3.4).
+        return length_header(0xCC, -1, 0xCC, len(data)) + data
     if kind == "array":
         items = expand(x) if isinstance(x, dict) else x
         return length_header(0xA0, 15, 0xD0, len(items)) + b"".join(encode(i) for i in items)
@@ -212,7 +213,14 @@ def str_ref_size(slot):
 
 
 def shape_ref_size(shape):
-    return 2 if shape < 1 << 8 else 3
+    return 1 if shape < 8 else 2 if shape < 1 << 8 else 3
+
+
+def shape_ref(shape):
+    if shape < 8:
+        return bytes([0xC0 + shape])
+    width = shape_ref_size(shape) - 1
+    return bytes([0xF6 + width - 1]) + shape.to_bytes(width, "little")
 
 
 def str_size(n):
@@ -274,8 +282,7 @@ class Dedup:
             explicit = len(length_header(0xB0, 15, 0xD4, len(pairs))) + sum(self.size_now(k) for k in keys)
             if shape_ref_size(shape) < explicit:
                 self.references = True
-                width = shape_ref_size(shape) - 1
-                self.out += bytes([0xF6 + width - 1]) + shape.to_bytes(width, "little")
+                self.out += shape_ref(shape)
                 for _, v in pairs:
                     self.value(v)
                 return
@@ -332,8 +339,8 @@ def vectors():
         add("fixnint %d" % i, integer(i))
     for n in range(32):
         add("fixstr of length %d" % n, string("abcdefghijklmnopqrstuvwxyz012345"[:n]))
-    for n in range(8):
-        add("fixbin of length %d" % n, bytestring(bytes(range(1, n + 1))))
+    for n in (0, 1, 7, 8):
+        add("byte string of length %d: no inline form" % n, bytestring(bytes(range(1, n + 1))))
     for n in range(16):
         add("fixarray of %d" % n, array(*[integer(i) for i in range(n)]))
     for n in range(16):
@@ -441,7 +448,13 @@ def dedup_vectors():
         "maps with non-string keys are never shapes",
         array(mapping((integer(1), string("x")), (string("k"), null())), mapping((integer(1), string("x")), (string("k"), null()))),
     )
-    add("an empty string key is too small to become a shape", array(mapping((string(""), null())), mapping((string(""), null()))))
+    add("an empty string key becomes a one-byte shape", array(mapping((string(""), null())), mapping((string(""), null()))))
+    eight = [mapping((string("k%d" % i), integer(i))) for i in range(9)]
+    add("shapes 0 to 7 take one-byte references, shape 8 two", array(*(eight + eight)))
+    add(
+        "after 8 shapes, an empty string key is too small to become a shape",
+        array(*(eight[:8] + [mapping((string(""), null())), mapping((string(""), null()))])),
+    )
     add(
         "a some marker inside a deduplicated document",
         array(string("xyz"), some(null()), string("xyz")),
@@ -507,6 +520,9 @@ def invalid():
         case("dedup marker inside a document", "a1f2", "MisplacedDedupMarker", 1),
         case("string reference without a marker", "f300", "RefWithoutMarker", 0),
         case("shape reference without a marker", "f600", "RefWithoutMarker", 0),
+        case("one-byte shape reference without a marker", "c0", "RefWithoutMarker", 0),
+        case("one-byte shape reference to an undefined shape", "f2c7", "UnknownShapeRef", 1),
+        case("one-byte shape reference to a shape not yet registered", "f2a2c0b1816100", "UnknownShapeRef", 2),
         case("string reference to an undefined slot", "f2f300", "UnknownStringRef", 1),
         case("shape reference to an undefined shape", "f2f600", "UnknownShapeRef", 1),
         case("forward string reference", "f2a2f30083616263", "UnknownStringRef", 2),
@@ -558,13 +574,18 @@ def decode_only():
         case("string reference to slot 0 with a 2-byte index", "f2a283616263f40000", array(string("abc"), string("abc"))),
         case("string reference to slot 0 with a 3-byte index", "f2a283616263f5000000", array(string("abc"), string("abc"))),
         case(
+            "shape reference to shape 0 with a 1-byte index",
+            "f2a2b18361626301f60002",
+            array(mapping((string("abc"), integer(1))), mapping((string("abc"), integer(2)))),
+        ),
+        case(
             "shape reference to shape 0 with a 2-byte index",
             "f2a2b18361626301f7000002",
             array(mapping((string("abc"), integer(1))), mapping((string("abc"), integer(2)))),
         ),
         case(
             "a reference to the higher-numbered of two duplicate shapes",
-            "f2a2b183616263b1f30001f60102",
+            "f2a2b183616263b1f30001c102",
             array(mapping((string("abc"), mapping((string("abc"), integer(1))))), mapping((string("abc"), integer(2)))),
         ),
     ]
@@ -573,7 +594,7 @@ def decode_only():
 def main():
     doc = {
         "format": "surp",
-        "version": 1,
+        "version": 2,
         "spec": "docs/spec.md",
         "notation": "see docs/spec.md, section 'Test vectors'",
         "vectors": vectors(),
@@ -583,7 +604,7 @@ def main():
         "dedup_large": dedup_large(),
         "invalid": invalid(),
     }
-    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v1.json")
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v2.json")
     # One vector per line keeps diffs readable.
     lines = ["{"]
     for key in ("format", "version", "spec", "notation"):

@@ -8,7 +8,7 @@
 //! ```
 //!
 //! Decode targets get one [`Control::SEED`] byte and then a document: every
-//! test vector of `docs/vectors/surp-v1.json` (valid, decode-only, dedup,
+//! test vector of `docs/vectors/surp-v2.json` (valid, decode-only, dedup,
 //! deep and invalid; not `dedup_large`, whose document is 384 KiB), every
 //! dataset at ci scale, and a few derived records; dataset documents are cut
 //! down (arrays, long strings and byte strings halved) until they fit
@@ -50,7 +50,7 @@ fn hex_field(v: &Json) -> Vec<u8> {
 /// `(name, document)` for every vector; long ones are cut to `MAX_SEED`
 /// (their headers are what matters).
 fn vectors(root: &Path) -> Vec<(String, Vec<u8>)> {
-    let text = fs::read(root.join("docs/vectors/surp-v1.json")).expect("read the vectors");
+    let text = fs::read(root.join("docs/vectors/surp-v2.json")).expect("read the vectors");
     let json: Json = serde_json::from_slice(&text).expect("vectors are JSON");
     let mut out = Vec::new();
     for list in ["vectors", "decode_only", "dedup", "deep", "invalid"] {

@@ -256,7 +256,7 @@ mod tests {
         let bytes = surp_dedup::to_vec(&records).unwrap();
         let b = Breakdown::of(&bytes).unwrap();
         assert_eq!(b.total(), bytes.len() as u64);
-        // Keys "id" and "kind" once as literals (3 + 5), then one shape reference (2).
-        assert_eq!(b.bytes[Category::Keys.index()], 10);
+        // Keys "id" and "kind" once as literals (3 + 5), then one shape reference (1).
+        assert_eq!(b.bytes[Category::Keys.index()], 9);
     }
 }

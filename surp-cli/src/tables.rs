@@ -146,15 +146,29 @@ mod tests {
     #[test]
     fn a_map_becomes_a_shape_only_when_a_reference_is_shorter() {
         let mut t = Tables::default();
-        // {"": ..}: header 1 + key 1 = 2 bytes, not more than `f6 00`.
+        // {"": ..}: header 1 + key 1 = 2 bytes, more than the one-byte
+        // reference of shapes 0 to 7 (`c0`) ...
         let mut m = t.begin_map(0, 1, 1);
         t.record_key(&mut m, Some(""), 1);
-        assert_eq!(t.end_map(m), None);
-        let mut m = t.begin_map(5, 1, 1);
-        t.record_key(&mut m, Some("a"), 2);
         assert_eq!(t.end_map(m), Some(0));
-        assert_eq!(t.shape(0), Some(&["a"][..]));
-        assert_eq!(t.shape_origins().collect::<Vec<_>>(), [5]);
+        assert_eq!(t.shape(0), Some(&[""][..]));
+        for shape in 1..8 {
+            let mut m = t.begin_map(shape * 10, 1, 1);
+            t.record_key(&mut m, Some("a"), 2);
+            assert_eq!(t.end_map(m), Some(shape as u32));
+        }
+        // ... but not more than shape 8's `f6 08`.
+        let mut m = t.begin_map(80, 1, 1);
+        t.record_key(&mut m, Some(""), 1);
+        assert_eq!(t.end_map(m), None);
+        let mut m = t.begin_map(90, 1, 1);
+        t.record_key(&mut m, Some("a"), 2);
+        assert_eq!(t.end_map(m), Some(8));
+        assert_eq!(t.shape(8), Some(&["a"][..]));
+        assert_eq!(
+            t.shape_origins().collect::<Vec<_>>(),
+            [0, 10, 20, 30, 40, 50, 60, 70, 90]
+        );
     }
 
     #[test]

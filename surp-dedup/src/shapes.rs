@@ -176,7 +176,16 @@ mod tests {
 
     #[test]
     fn small_maps_do_not_become_shapes() {
-        let t = ShapeTable::new(100);
+        let mut t = ShapeTable::new(100);
+        // Shapes 0 to 7 have a one-byte reference: any map of 2 bytes or
+        // more would be larger.
+        assert!(!t.takes_next(1));
+        assert!(t.takes_next(2));
+        for i in 0..8 {
+            let key = format!("k{i}");
+            register(&mut t, &[key.as_str()]);
+        }
+        // Shape 8 has a two-byte reference.
         assert!(!t.takes_next(2));
         assert!(t.takes_next(3));
         assert!(!ShapeTable::new(0).takes_next(100));

@@ -59,7 +59,7 @@ fn documents() -> (Vec<u8>, Vec<u8>) {
     let plain = surp::to_vec(&rows).unwrap();
     let dedup = surp_dedup::to_vec(&rows).unwrap();
     assert_eq!(dedup[0], wire::DEDUP_MARKER);
-    let references = dedup.iter().filter(|&&b| b == wire::SHAPE_REF1).count();
+    let references = dedup.iter().filter(|&&b| b == wire::FIXSHAPE).count();
     assert_eq!(references, 2, "{dedup:02x?}");
     (plain, dedup)
 }

@@ -1,4 +1,4 @@
-//! The `dedup` list of `docs/vectors/surp-v1.json`, written by an encoder
+//! The `dedup` list of `docs/vectors/surp-v2.json`, written by an encoder
 //! that `docs/vectors/generate.py` implements from the spec independently:
 //! every value deduplicates to its bytes, and the bytes decode to its value.
 

@@ -2,7 +2,7 @@
 //!
 //! `DecodeError` is a `ValueError` (the bytes are wrong) and carries the byte
 //! offset where decoding stopped plus the name of the error kind, the same
-//! names `docs/vectors/surp-v1.json` uses. `EncodeError` is a `TypeError`
+//! names `docs/vectors/surp-v2.json` uses. `EncodeError` is a `TypeError`
 //! (the object holds something Surp cannot write) and carries where in the
 //! object the problem is, as a path such as `$['tags'][2]`: an encoder has no
 //! input bytes to point into, so a path says more than an output offset.

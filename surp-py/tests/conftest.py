@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-VECTORS = REPO / "docs" / "vectors" / "surp-v1.json"
+VECTORS = REPO / "docs" / "vectors" / "surp-v2.json"
 
 
 def load_vectors():

@@ -68,7 +68,7 @@ def test_tuples_are_written_as_arrays_and_read_as_lists():
 
 
 def test_bytearray_and_bytes_subclasses_are_written_as_byte_strings():
-    assert surp.dumps(bytearray(b"ab")) == surp.dumps(b"ab") == bytes.fromhex("c26162")
+    assert surp.dumps(bytearray(b"ab")) == surp.dumps(b"ab") == bytes.fromhex("cc026162")
 
     class Blob(bytes):
         pass
@@ -237,5 +237,5 @@ def test_decode_error_is_a_value_error_with_offset_and_kind():
 
 
 def test_module_constants():
-    assert surp.FORMAT_VERSION == 1
+    assert surp.FORMAT_VERSION == 2
     assert isinstance(surp.__version__, str)

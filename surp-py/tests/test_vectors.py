@@ -1,4 +1,4 @@
-"""Every test vector of docs/vectors/surp-v1.json, both ways.
+"""Every test vector of docs/vectors/surp-v2.json, both ways.
 
 Two kinds of vector cannot be written from Python, and are checked one way:
 

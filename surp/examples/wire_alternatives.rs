@@ -17,7 +17,10 @@ struct Layout {
     /// Smallest negative integer held in the tag.
     fixnint_min: i64,
     fixstr_max: usize,
-    fixbin_max: usize,
+    /// Longest byte string whose length is in the tag; `None` when byte
+    /// strings have no inline form (version 2 gave their tags to one-byte
+    /// shape references).
+    fixbin_max: Option<usize>,
     f16: bool,
     /// Integers beyond the tag: every width 1..=8, or only 1, 2, 4, 8.
     all_int_widths: bool,
@@ -33,7 +36,7 @@ const CHOSEN: Layout = Layout {
     fixuint_max: 127,
     fixnint_min: -8,
     fixstr_max: 31,
-    fixbin_max: 7,
+    fixbin_max: None,
     f16: true,
     all_int_widths: true,
     leb128: false,
@@ -95,7 +98,10 @@ fn size(v: &Value, l: &Layout) -> usize {
         }
         Value::F64(f) => float_size(*f, l),
         Value::String(s) => len_header(s.len(), l.fixstr_max) + s.len(),
-        Value::Bytes(b) => len_header(b.len(), l.fixbin_max) + b.len(),
+        Value::Bytes(b) => match l.fixbin_max {
+            Some(max) => len_header(b.len(), max) + b.len(),
+            None => 1 + byte_width(b.len() as u64).next_power_of_two() + b.len(),
+        },
         Value::Array(items) => {
             let plain =
                 len_header(items.len(), 15) + items.iter().map(|i| size(i, l)).sum::<usize>();
@@ -146,7 +152,7 @@ fn main() {
             name: "uint0-111,nint-16,bin0-15",
             fixuint_max: 111,
             fixnint_min: -16,
-            fixbin_max: 15,
+            fixbin_max: Some(15),
             ..CHOSEN
         },
         Layout {

@@ -90,7 +90,7 @@ pub use value::{Integer, Value, from_value, to_value};
 /// The version of the wire format this crate writes and reads.
 ///
 /// It changes only when the bytes for some value change.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Encodes `value` into a new `Vec`.
 ///

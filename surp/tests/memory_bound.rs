@@ -244,10 +244,10 @@ fn explicit_map(keys: usize, key_len: usize) -> Vec<u8> {
     out
 }
 
-/// A shape reference to shape 0 with `values` zero values.
+/// A shape reference to shape 0 (one byte) with `values` zero values.
 fn shape_ref(values: usize) -> Vec<u8> {
-    let mut out = vec![wire::SHAPE_REF1, 0x00];
-    out.resize(2 + values, 0x00);
+    let mut out = vec![wire::FIXSHAPE];
+    out.resize(1 + values, 0x00);
     out
 }
 
@@ -291,7 +291,7 @@ fn bombs() -> Vec<(String, Vec<u8>)> {
         ("empty strings", &[0x80]),
         ("empty arrays", &[0xa0]),
         ("empty maps", &[0xb0]),
-        ("empty byte strings", &[0xc0]),
+        ("empty byte strings", &[0xcc, 0x00]),
         ("one-character strings", &[0x81, b'a']),
         ("some markers around null", &[0xeb, 0xe8]),
     ] {
@@ -342,20 +342,20 @@ fn bombs() -> Vec<(String, Vec<u8>)> {
         "64-key maps registering shapes",
         dedup_array(&[0x80], &explicit_map(64, 0), n / 130),
     );
-    // Shape references: 66 bytes give 64 entries.
+    // Shape references: 65 bytes give 64 entries.
     add(
         "references to a 64-key shape",
-        dedup_array(&explicit_map(64, 0), &shape_ref(64), n / 66),
+        dedup_array(&explicit_map(64, 0), &shape_ref(64), n / 65),
     );
     add(
         "references to a 1-key shape",
-        dedup_array(&explicit_map(1, 2), &shape_ref(1), n / 3),
+        dedup_array(&explicit_map(1, 2), &shape_ref(1), n / 2),
     );
     for keys in [5, 9, 17, 33] {
         let name = format!("references to a {keys}-key shape");
         add(
             &name,
-            dedup_array(&explicit_map(keys, 0), &shape_ref(keys), n / (keys + 2)),
+            dedup_array(&explicit_map(keys, 0), &shape_ref(keys), n / (keys + 1)),
         );
     }
     // Expansion: long strings and long keys referenced over and over.
@@ -371,7 +371,7 @@ fn bombs() -> Vec<(String, Vec<u8>)> {
     );
     add(
         "a shape of 64 keys of 1000 bytes referenced",
-        dedup_array(&explicit_map(64, 1000), &shape_ref(64), n / 66),
+        dedup_array(&explicit_map(64, 1000), &shape_ref(64), n / 65),
     );
     // Pending keys of explicit maps nested to the depth limit.
     let mut nested_maps = vec![wire::DEDUP_MARKER];

@@ -1,4 +1,4 @@
-//! Checks `docs/vectors/surp-v1.json` both ways: every vector's value encodes
+//! Checks `docs/vectors/surp-v2.json` both ways: every vector's value encodes
 //! to its bytes, and its bytes decode to its value; every invalid case is
 //! rejected with the documented error kind and offset; and every truncation
 //! of a vector is rejected.

@@ -240,7 +240,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         if self.depth == 0 {
             self.new_root(start);
         }
-        let index = self.read.read_le(wire::shape_ref_width(tag))? as u32;
+        let index = match wire::shape_ref_width(tag) {
+            0 => wire::fixshape_index(tag),
+            width => self.read.read_le(width)? as u32,
+        };
         let Some(dict) = &self.dict else {
             return Err(Error::new(ErrorKind::RefWithoutMarker, start));
         };

@@ -31,9 +31,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             wire::FIXMAP..=wire::FIXMAP_LAST => {
                 return self.visit_map(start, Kind::Map.inline_len(tag), visitor);
             }
-            wire::FIXBIN..=wire::FIXBIN_LAST => {
-                return self.visit_bytes_literal(start, Kind::Bytes.inline_len(tag), visitor);
-            }
+            wire::FIXSHAPE..=wire::FIXSHAPE_LAST => return self.visit_shape(start, tag, visitor),
             wire::STR8..=wire::STR_LAST => {
                 let len = self.read_len(tag)?;
                 return self.visit_str_literal(start, len, visitor);
@@ -313,7 +311,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 self.visit_array(start, Kind::Array.inline_len(tag), visitor)
             }
             // A byte string read as a sequence, so `Vec<u8>` accepts native bytes.
-            wire::FIXBIN..=wire::FIXBIN_LAST | wire::BIN8..=wire::BIN_LAST => {
+            wire::BIN8..=wire::BIN_LAST => {
                 let len = self.header_len(Kind::Bytes, tag)?;
                 let len = self.held_bytes_len(len, start)?;
                 let span = match self.read.fill(len) {
@@ -402,7 +400,9 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
                 let len = self.header_len(Kind::Map, tag)?;
                 self.visit_enum_map(start, len, visitor)
             }
-            wire::SHAPE_REF1..=wire::SHAPE_REF2 => self.visit_enum_shape(start, tag, visitor),
+            wire::FIXSHAPE..=wire::FIXSHAPE_LAST | wire::SHAPE_REF1..=wire::SHAPE_REF2 => {
+                self.visit_enum_shape(start, tag, visitor)
+            }
             _ => Err(Error::new(ErrorKind::NotAnEnum(tag), start)),
         }
     }

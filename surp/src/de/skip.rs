@@ -41,7 +41,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 wire::FIXSTR..=wire::FIXSTR_LAST => (Kind::Str, Kind::Str.inline_len(tag)),
                 wire::FIXARRAY..=wire::FIXARRAY_LAST => (Kind::Array, Kind::Array.inline_len(tag)),
                 wire::FIXMAP..=wire::FIXMAP_LAST => (Kind::Map, Kind::Map.inline_len(tag)),
-                wire::FIXBIN..=wire::FIXBIN_LAST => (Kind::Bytes, Kind::Bytes.inline_len(tag)),
                 wire::STR8..=wire::STR_LAST => (Kind::Str, self.read_len(tag)?),
                 wire::BIN8..=wire::BIN_LAST => (Kind::Bytes, self.read_len(tag)?),
                 wire::ARRAY8..=wire::ARRAY_LAST => (Kind::Array, self.read_len(tag)?),
@@ -66,7 +65,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 wire::DEDUP_MARKER => {
                     return Err(Error::new(ErrorKind::MisplacedDedupMarker, start));
                 }
-                wire::STR_REF1..=wire::SHAPE_REF2 => {
+                wire::FIXSHAPE..=wire::FIXSHAPE_LAST | wire::STR_REF1..=wire::SHAPE_REF2 => {
                     return Err(Error::new(ErrorKind::RefWithoutMarker, start));
                 }
             };

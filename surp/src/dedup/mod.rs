@@ -184,13 +184,17 @@ mod tests {
 
     #[test]
     fn a_map_becomes_a_shape_only_when_a_reference_is_strictly_shorter() {
-        // {"": ..}: header 1 + key 1 = 2 bytes, not more than `f6 00`.
+        // {"": ..}: header 1 + key 1 = 2 bytes: more than the one-byte
+        // reference of shapes 0 to 7, not more than `f6 08`.
         let mut m = ShapeCandidate::new(1, 1);
         assert!(m.string_key(1));
-        assert!(!m.becomes_shape(0, 10));
+        assert!(m.becomes_shape(0, 10));
+        assert!(m.becomes_shape(7, 10));
+        assert!(!m.becomes_shape(8, 10));
         let mut m = ShapeCandidate::new(1, 1);
         m.string_key(2);
-        assert!(m.becomes_shape(0, 10));
+        assert!(m.becomes_shape(8, 10));
+        assert!(m.becomes_shape(255, usize::MAX));
         assert!(!m.becomes_shape(0, 0), "the table is full");
         // Shape 256 needs a 3-byte reference.
         assert!(!m.becomes_shape(256, usize::MAX));
@@ -211,8 +215,10 @@ mod tests {
 
     #[test]
     fn the_lowest_numbered_shape_has_the_shortest_reference() {
+        assert!(reference_is_shorter(7, 2));
+        assert!(!reference_is_shorter(8, 2));
         assert!(reference_is_shorter(255, 3));
         assert!(!reference_is_shorter(256, 3));
-        assert!(!reference_is_shorter(0, 2));
+        assert!(!reference_is_shorter(0, 1));
     }
 }

@@ -155,26 +155,34 @@ mod tests {
 
     #[test]
     fn a_map_becomes_a_shape_only_when_a_reference_is_shorter() {
-        let mut d = Dictionary::new(10, 10);
+        let mut d = Dictionary::new(10, 20);
         let mark = d.pending_mark();
-        // Header (1) + empty-string key (1) = 2, not more than a 2-byte reference.
-        let mut map = ShapeCandidate::new(1, 1);
-        map.string_key(1);
-        d.push_pending_key(span(0));
-        d.end_explicit_map(mark, &map);
-        assert_eq!(d.shapes_defined(), 0);
-        let mut map = ShapeCandidate::new(1, 1);
-        map.string_key(2);
-        d.push_pending_key(span(1));
-        d.end_explicit_map(mark, &map);
+        // A map of one key of `len` bytes: header (1) + key (`len` + 1).
+        let map = |d: &mut Dictionary, len: usize| {
+            let mut map = ShapeCandidate::new(1, 1);
+            map.string_key(len + 1);
+            d.push_pending_key(span(len));
+            d.end_explicit_map(mark, &map);
+        };
+        // An empty key: 2 bytes, more than a one-byte reference to shape 0.
+        map(&mut d, 0);
         assert_eq!(d.shapes_defined(), 1);
         assert_eq!(
             d.shape(0),
             Some(Shape {
                 first: 0,
                 count: 1,
-                key_bytes: 1
+                key_bytes: 0
             })
         );
+        for _ in 1..8 {
+            map(&mut d, 1);
+        }
+        assert_eq!(d.shapes_defined(), 8);
+        // Shape 8 takes a two-byte reference: 2 bytes are not more.
+        map(&mut d, 0);
+        assert_eq!(d.shapes_defined(), 8);
+        map(&mut d, 1);
+        assert_eq!(d.shapes_defined(), 9);
     }
 }

@@ -16,8 +16,9 @@ pub enum Class {
     FixArray,
     /// A map whose count (0 to 15) is in the tag.
     FixMap,
-    /// A byte string whose length (0 to 7) is in the tag.
-    FixBin,
+    /// A shape reference whose index (0 to 7) is in the tag; the values
+    /// follow.
+    FixShape,
     /// A string with a 1, 2, 4 or 8-byte length.
     Str,
     /// A byte string with a 1, 2, 4 or 8-byte length.
@@ -67,7 +68,7 @@ impl Class {
         Class::FixStr,
         Class::FixArray,
         Class::FixMap,
-        Class::FixBin,
+        Class::FixShape,
         Class::Str,
         Class::Bin,
         Class::Array,
@@ -98,7 +99,7 @@ impl Class {
             FIXSTR..=FIXSTR_LAST => Class::FixStr,
             FIXARRAY..=FIXARRAY_LAST => Class::FixArray,
             FIXMAP..=FIXMAP_LAST => Class::FixMap,
-            FIXBIN..=FIXBIN_LAST => Class::FixBin,
+            FIXSHAPE..=FIXSHAPE_LAST => Class::FixShape,
             STR8..=STR_LAST => Class::Str,
             BIN8..=BIN_LAST => Class::Bin,
             ARRAY8..=ARRAY_LAST => Class::Array,
@@ -129,7 +130,7 @@ impl Class {
             Class::FixStr => FIXSTR..=FIXSTR_LAST,
             Class::FixArray => FIXARRAY..=FIXARRAY_LAST,
             Class::FixMap => FIXMAP..=FIXMAP_LAST,
-            Class::FixBin => FIXBIN..=FIXBIN_LAST,
+            Class::FixShape => FIXSHAPE..=FIXSHAPE_LAST,
             Class::Str => STR8..=STR_LAST,
             Class::Bin => BIN8..=BIN_LAST,
             Class::Array => ARRAY8..=ARRAY_LAST,
@@ -160,7 +161,7 @@ impl Class {
             Class::FixStr => "fixstr",
             Class::FixArray => "fixarray",
             Class::FixMap => "fixmap",
-            Class::FixBin => "fixbin",
+            Class::FixShape => "fixshape",
             Class::Str => "str",
             Class::Bin => "bin",
             Class::Array => "array",
@@ -208,7 +209,7 @@ mod tests {
             Header::Some => Class::Some,
             Header::Len(kind, _) => match (kind, tag < STR8) {
                 (Kind::Str, true) => Class::FixStr,
-                (Kind::Bytes, true) => Class::FixBin,
+                (Kind::Bytes, true) => unreachable!("byte strings have no inline form"),
                 (Kind::Array, true) => Class::FixArray,
                 (Kind::Map, true) => Class::FixMap,
                 (Kind::Str, false) => Class::Str,
@@ -218,6 +219,7 @@ mod tests {
             },
             Header::DedupMarker => Class::DedupMarker,
             Header::StrRef(_) => Class::StrRef,
+            Header::ShapeRef(_) if tag <= FIXSHAPE_LAST => Class::FixShape,
             Header::ShapeRef(_) => Class::ShapeRef,
         }
     }
@@ -306,16 +308,26 @@ mod tests {
         assert_eq!([F16, F32, F64].map(float_width), [2, 4, 8]);
         assert_eq!([STR_REF1, STR_REF2, STR_REF3].map(str_ref_width), [1, 2, 3]);
         assert_eq!([SHAPE_REF1, SHAPE_REF2].map(shape_ref_width), [1, 2]);
+        assert_eq!([FIXSHAPE, FIXSHAPE_LAST].map(shape_ref_width), [0, 0]);
+        assert_eq!([FIXSHAPE, FIXSHAPE_LAST].map(fixshape_index), [0, 7]);
+        for index in 0..1 << 16 {
+            let size = shape_ref_size(index);
+            let tag = match size {
+                1 => FIXSHAPE,
+                2 => SHAPE_REF1,
+                _ => SHAPE_REF2,
+            };
+            assert_eq!(size, 1 + shape_ref_width(tag), "shape {index}");
+        }
         assert_eq!(fixnint_value(FIXNINT_MIN), FIXNINT_MIN_VALUE);
         assert_eq!(fixnint_value(FIXNINT_LAST), -1);
         for (kind, first, last) in [
             (Kind::Str, FIXSTR, FIXSTR_LAST),
-            (Kind::Bytes, FIXBIN, FIXBIN_LAST),
             (Kind::Array, FIXARRAY, FIXARRAY_LAST),
             (Kind::Map, FIXMAP, FIXMAP_LAST),
         ] {
             assert_eq!(kind.inline_len(first), 0);
-            assert_eq!(kind.inline_len(last), kind.inline().1 as u64);
+            assert_eq!(kind.inline_len(last), kind.inline().unwrap().1 as u64);
         }
         for (kind, first) in [
             (Kind::Str, STR8),

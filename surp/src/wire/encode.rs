@@ -3,9 +3,9 @@
 //! write every byte through these functions.
 
 use super::{
-    F16, F32, F64, FALSE, FIXUINT_MAX, Kind, NINT1, SHAPE_REF1, SHAPE_REF2, STR_REF1, STR_REF2,
-    STR_REF3, TRUE, UINT1, WIDE_NINT, WIDE_UINT, byte_width, length_class, length_class_width,
-    str_ref_size,
+    F16, F32, F64, FALSE, FIXMAP, FIXSHAPE, FIXSHAPE_COUNT, FIXSTR, FIXUINT_MAX, Kind, NINT1,
+    SHAPE_REF1, SHAPE_REF2, STR_REF1, STR_REF2, STR_REF3, TRUE, UINT1, WIDE_NINT, WIDE_UINT,
+    byte_width, length_class, length_class_width, str_ref_size,
 };
 use crate::error::Result;
 use crate::float;
@@ -14,7 +14,9 @@ use crate::output::Output;
 /// Size in bytes of the header that [`write_header`] writes for `len`.
 #[inline]
 pub const fn header_size(kind: Kind, len: usize) -> usize {
-    if len <= kind.inline().1 {
+    if let Some((_, max)) = kind.inline()
+        && len <= max
+    {
         1
     } else {
         1 + length_class_width(length_class(len as u64))
@@ -24,8 +26,9 @@ pub const fn header_size(kind: Kind, len: usize) -> usize {
 /// Writes the header of a string, byte string, array or map of `len` items.
 #[inline]
 pub fn write_header<O: Output + ?Sized>(out: &mut O, kind: Kind, len: usize) -> Result<()> {
-    let (fix, max) = kind.inline();
-    if len <= max {
+    if let Some((fix, max)) = kind.inline()
+        && len <= max
+    {
         return out.write_u8(fix | len as u8);
     }
     let len = len as u64;
@@ -171,7 +174,7 @@ pub fn write_static_str<O: Output + ?Sized>(out: &mut O, s: &str) -> Result<()> 
 /// name of up to 14 bytes and both headers are one fixed-size copy.
 #[inline(always)]
 pub fn write_variant_key<O: Output + ?Sized>(out: &mut O, variant: &str) -> Result<()> {
-    write_static_str_after(out, &[Kind::Map.inline().0 | 1], variant)
+    write_static_str_after(out, &[FIXMAP | 1], variant)
 }
 
 /// Writes `prefix` (constant bytes, such as a header) and then the constant
@@ -183,7 +186,7 @@ fn write_static_str_after<O: Output + ?Sized>(out: &mut O, prefix: &[u8], s: &st
     if at + 1 + len <= BUF {
         let mut buf = [0u8; BUF];
         buf[..at].copy_from_slice(prefix);
-        buf[at] = Kind::Str.inline().0 | len as u8;
+        buf[at] = FIXSTR | len as u8;
         buf[at + 1..at + 1 + len].copy_from_slice(s.as_bytes());
         return out.write_prefix(&buf, at + 1 + len);
     }
@@ -226,7 +229,9 @@ pub fn write_str_ref<O: Output + ?Sized>(out: &mut O, index: usize) -> Result<()
 #[inline]
 pub fn write_shape_ref<O: Output + ?Sized>(out: &mut O, index: usize) -> Result<()> {
     let b = (index as u32).to_le_bytes();
-    if index < 1 << 8 {
+    if index < FIXSHAPE_COUNT {
+        out.write_prefix(&[FIXSHAPE + b[0], 0, 0], 1)
+    } else if index < 1 << 8 {
         out.write_prefix(&[SHAPE_REF1, b[0], 0], 2)
     } else {
         out.write_prefix(&[SHAPE_REF2, b[0], b[1]], 3)

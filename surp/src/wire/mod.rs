@@ -21,7 +21,7 @@
 //! | `0x80..=0x9f` | string, length 0 to 31 in the tag                    |
 //! | `0xa0..=0xaf` | array, count 0 to 15 in the tag                      |
 //! | `0xb0..=0xbf` | map, count 0 to 15 in the tag                        |
-//! | `0xc0..=0xc7` | byte string, length 0 to 7 in the tag                |
+//! | `0xc0..=0xc7` | deduplication: reference to shape 0 to 7 in the tag  |
 //! | `0xc8..=0xcb` | string, length in the next 1, 2, 4 or 8 bytes        |
 //! | `0xcc..=0xcf` | byte string, length in the next 1, 2, 4 or 8 bytes   |
 //! | `0xd0..=0xd3` | array, count in the next 1, 2, 4 or 8 bytes          |
@@ -74,12 +74,14 @@ pub const FIXMAP: u8 = 0xb0;
 pub const FIXMAP_MAX_LEN: usize = 15;
 /// Last tag of the inline-count maps.
 pub const FIXMAP_LAST: u8 = FIXMAP + FIXMAP_MAX_LEN as u8;
-/// First tag of the inline-length byte strings; the low 3 bits are the length.
-pub const FIXBIN: u8 = 0xc0;
-/// Longest byte string whose length fits in the tag.
-pub const FIXBIN_MAX_LEN: usize = 7;
-/// Last tag of the inline-length byte strings.
-pub const FIXBIN_LAST: u8 = FIXBIN + FIXBIN_MAX_LEN as u8;
+/// Reference to shape 0, the first of the one-byte shape references: the
+/// tag is `FIXSHAPE + index` for shapes 0 to [`FIXSHAPE_COUNT`]` - 1`; the
+/// values follow. (Version 1 had inline-length byte strings here.)
+pub const FIXSHAPE: u8 = 0xc0;
+/// How many shapes have a one-byte reference.
+pub const FIXSHAPE_COUNT: usize = 8;
+/// Last tag of the one-byte shape references.
+pub const FIXSHAPE_LAST: u8 = FIXSHAPE + FIXSHAPE_COUNT as u8 - 1;
 /// Number of length classes: a length or count in 1, 2, 4 or 8 bytes.
 pub const LENGTH_CLASSES: u8 = 4;
 /// String with a 1, 2, 4 or 8-byte length (`STR8 + class`).
@@ -194,10 +196,22 @@ pub const fn str_ref_width(tag: u8) -> usize {
     (tag - STR_REF1) as usize + 1
 }
 
-/// Index bytes after a shape reference tag (`SHAPE_REF1..=SHAPE_REF2`): 1 or 2.
+/// Index bytes after a shape reference tag: 0 for `FIXSHAPE..=FIXSHAPE_LAST`
+/// (the index is in the tag, see [`fixshape_index`]), 1 or 2 for
+/// `SHAPE_REF1..=SHAPE_REF2`.
 #[inline]
 pub const fn shape_ref_width(tag: u8) -> usize {
-    (tag - SHAPE_REF1) as usize + 1
+    if tag <= FIXSHAPE_LAST {
+        0
+    } else {
+        (tag - SHAPE_REF1) as usize + 1
+    }
+}
+
+/// The shape a one-byte shape reference (`FIXSHAPE..=FIXSHAPE_LAST`) names.
+#[inline]
+pub const fn fixshape_index(tag: u8) -> u32 {
+    (tag - FIXSHAPE) as u32
 }
 
 /// The value of an inline negative integer tag (`FIXNINT_MIN..=FIXNINT_LAST`).
@@ -223,7 +237,13 @@ pub const fn str_ref_size(index: usize) -> usize {
 /// Size of a deduplication shape reference to shape `index`.
 #[inline]
 pub const fn shape_ref_size(index: usize) -> usize {
-    if index < 1 << 8 { 2 } else { 3 }
+    if index < FIXSHAPE_COUNT {
+        1
+    } else if index < 1 << 8 {
+        2
+    } else {
+        3
+    }
 }
 
 /// Most string table slots a deduplicated document can address (3-byte index).
@@ -245,11 +265,15 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// The length in an inline-form tag of this kind (`FIXSTR..=FIXSTR_LAST`
-    /// and so on): the tag's low bits.
+    /// The length in an inline-form tag of this kind (`FIXSTR..=FIXSTR_LAST`,
+    /// `FIXARRAY..=FIXARRAY_LAST` or `FIXMAP..=FIXMAP_LAST`): the tag's low
+    /// bits. Byte strings have no inline form.
     #[inline]
     pub const fn inline_len(self, tag: u8) -> u64 {
-        (tag & self.inline().1 as u8) as u64
+        match self.inline() {
+            Some((_, max)) => (tag & max as u8) as u64,
+            None => 0,
+        }
     }
 
     /// The kind of a length-class tag (`STR8..=MAP_LAST`).
@@ -263,14 +287,15 @@ impl Kind {
         }
     }
 
-    /// Tag of the inline form and the largest length it holds.
+    /// Tag of the inline form and the largest length it holds; byte
+    /// strings have none (their tags went to one-byte shape references).
     #[inline]
-    const fn inline(self) -> (u8, usize) {
+    pub(crate) const fn inline(self) -> Option<(u8, usize)> {
         match self {
-            Kind::Str => (FIXSTR, FIXSTR_MAX_LEN),
-            Kind::Bytes => (FIXBIN, FIXBIN_MAX_LEN),
-            Kind::Array => (FIXARRAY, FIXARRAY_MAX_LEN),
-            Kind::Map => (FIXMAP, FIXMAP_MAX_LEN),
+            Kind::Str => Some((FIXSTR, FIXSTR_MAX_LEN)),
+            Kind::Bytes => None,
+            Kind::Array => Some((FIXARRAY, FIXARRAY_MAX_LEN)),
+            Kind::Map => Some((FIXMAP, FIXMAP_MAX_LEN)),
         }
     }
 
@@ -351,7 +376,7 @@ pub fn decode_header(input: &[u8], offset: usize) -> Result<(Header, usize)> {
         Class::FixStr => (Header::Len(Kind::Str, Kind::Str.inline_len(tag)), 1),
         Class::FixArray => (Header::Len(Kind::Array, Kind::Array.inline_len(tag)), 1),
         Class::FixMap => (Header::Len(Kind::Map, Kind::Map.inline_len(tag)), 1),
-        Class::FixBin => (Header::Len(Kind::Bytes, Kind::Bytes.inline_len(tag)), 1),
+        Class::FixShape => (Header::ShapeRef(fixshape_index(tag)), 1),
         Class::Str | Class::Bin | Class::Array | Class::Map => {
             let width = length_class_width(tag);
             let len = payload(width)?;
@@ -436,8 +461,9 @@ mod tests {
         for (kind, len) in [
             (Kind::Str, 31),
             (Kind::Str, 32),
+            (Kind::Bytes, 0),
             (Kind::Bytes, 7),
-            (Kind::Bytes, 8),
+            (Kind::Bytes, 256),
             (Kind::Map, 70_000),
         ] {
             let bytes = encode(|o| write_header(o, kind, len));

@@ -1,4 +1,4 @@
-//! The value notation of `docs/vectors/surp-v1.json` (see `docs/spec.md`,
+//! The value notation of `docs/vectors/surp-v2.json` (see `docs/spec.md`,
 //! "Test vectors"), parsed into a type that serializes to exactly the value
 //! a vector describes. Shared by the vector tests of `surp` and `surp-dedup`
 //! (included with `#[path]`).
@@ -160,7 +160,7 @@ pub fn same(n: &Notation, v: &Value) -> bool {
 
 /// The vectors file.
 pub fn load() -> Json {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/vectors/surp-v1.json");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../docs/vectors/surp-v2.json");
     serde_json::from_str(&std::fs::read_to_string(path).expect("vectors file"))
         .expect("vectors are JSON")
 }
