@@ -31,7 +31,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             wire::FIXMAP..=wire::FIXMAP_LAST => {
                 return self.visit_map(start, Kind::Map.inline_len(tag), visitor);
             }
-            wire::FIXSHAPE..=wire::FIXSHAPE_LAST => return self.visit_shape(start, tag, visitor),
             wire::STR8..=wire::STR_LAST => {
                 let len = self.read_len(tag)?;
                 return self.visit_str_literal(start, len, visitor);
@@ -89,7 +88,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
                 let span = self.str_ref(start, tag)?;
                 return self.visit_kept_str(start, span, visitor);
             }
-            wire::SHAPE_REF1..=wire::SHAPE_REF2 => return self.visit_shape(start, tag, visitor),
+            // One arm for both forms: one copy of the shape path per visitor.
+            wire::FIXSHAPE..=wire::FIXSHAPE_LAST | wire::SHAPE_REF1..=wire::SHAPE_REF2 => {
+                return self.visit_shape(start, tag, visitor);
+            }
             wire::FIXNINT_MIN..=wire::FIXNINT_LAST => visitor.visit_i64(wire::fixnint_value(tag)),
         };
         result.map_err(|e: Error| e.at(start))
