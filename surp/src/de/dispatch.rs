@@ -364,6 +364,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         if (wire::FIXMAP..=wire::FIXMAP_LAST).contains(&tag) {
             return self.visit_struct(start, Kind::Map.inline_len(tag), fields, visitor);
         }
+        // In a deduplicated document of records, nearly every struct after
+        // the first few is a one-byte shape reference.
+        if (wire::FIXSHAPE..=wire::FIXSHAPE_LAST).contains(&tag) {
+            return self.visit_shape(start, tag, visitor);
+        }
         self.any_tag(start, tag, visitor)
     }
 
