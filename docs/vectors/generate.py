@@ -453,7 +453,7 @@ def dedup_vectors():
     add("shapes 0 to 7 take one-byte references, shape 8 two", array(*(eight + eight)))
     add(
         "after 8 shapes, an empty string key is too small to become a shape",
-        array(*(eight[:8] + [mapping((string(""), null())), mapping((string(""), null()))])),
+        array(*(eight[:8] + [mapping((string(""), null()))] * 2 + [mapping((string("x1"), integer(1)))] * 2)),
     )
     add(
         "a some marker inside a deduplicated document",
@@ -521,6 +521,7 @@ def invalid():
         case("string reference without a marker", "f300", "RefWithoutMarker", 0),
         case("shape reference without a marker", "f600", "RefWithoutMarker", 0),
         case("one-byte shape reference without a marker", "c0", "RefWithoutMarker", 0),
+        case("one-byte shape reference inside a plain document", "a1c0", "RefWithoutMarker", 1),
         case("one-byte shape reference to an undefined shape", "f2c7", "UnknownShapeRef", 1),
         case("one-byte shape reference to a shape not yet registered", "f2a2c0b1816100", "UnknownShapeRef", 2),
         case("string reference to an undefined slot", "f2f300", "UnknownStringRef", 1),

@@ -917,6 +917,33 @@ fn max_alloc_bounds_what_is_held_not_what_a_plain_document_writes_out() {
 // ---------------------------------------------------------------------------
 // Deduplication tags in hostile documents
 
+/// A one-byte shape reference in a plain document is an error wherever
+/// it is met: decoded, or skipped as a value that no field wants (plain
+/// documents are skipped by a loop of their own).
+#[test]
+fn a_one_byte_shape_reference_without_the_marker_is_an_error_even_when_skipped() {
+    #[derive(Deserialize, Debug)]
+    struct NoFields {}
+    for tag in [wire::FIXSHAPE, wire::FIXSHAPE_LAST] {
+        // {"x": <tag>}
+        let input = [0xb1, 0x81, b'x', tag];
+        let errors = [
+            both::<NoFields>(&Options::new(), &input).map(|r| r.map(drop)),
+            both::<IgnoredAny>(&Options::new(), &input).map(|r| r.map(drop)),
+            both::<Value>(&Options::new(), &input).map(|r| r.map(drop)),
+        ];
+        for result in errors.into_iter().flatten() {
+            let err = error_within(result, &input);
+            assert_eq!(
+                *err.kind(),
+                ErrorKind::RefWithoutMarker,
+                "{tag:#04x}: {err}"
+            );
+            assert_eq!(err.offset(), Some(3), "{tag:#04x}: {err}");
+        }
+    }
+}
+
 #[test]
 fn hostile_deduplication_references_are_errors() {
     let s_abcd = [0x84, b'a', b'b', b'c', b'd'];
@@ -937,6 +964,12 @@ fn hostile_deduplication_references_are_errors() {
         (
             "shape reference without the marker",
             doc(&[&[0xa1, 0xf6, 0x00]]),
+            ErrorKind::RefWithoutMarker,
+            1,
+        ),
+        (
+            "one-byte shape reference without the marker",
+            doc(&[&[0xa1, wire::FIXSHAPE_LAST]]),
             ErrorKind::RefWithoutMarker,
             1,
         ),
