@@ -61,8 +61,13 @@ fn len_header(len: usize, fix_max: usize) -> usize {
     if len <= fix_max {
         1
     } else {
-        1 + byte_width(len as u64).next_power_of_two()
+        prefixed_header(len)
     }
+}
+
+/// A header whose length follows the tag in 1, 2, 4 or 8 bytes.
+fn prefixed_header(len: usize) -> usize {
+    1 + byte_width(len as u64).next_power_of_two()
 }
 
 fn float_size(f: f64, l: &Layout) -> usize {
@@ -98,10 +103,13 @@ fn size(v: &Value, l: &Layout) -> usize {
         }
         Value::F64(f) => float_size(*f, l),
         Value::String(s) => len_header(s.len(), l.fixstr_max) + s.len(),
-        Value::Bytes(b) => match l.fixbin_max {
-            Some(max) => len_header(b.len(), max) + b.len(),
-            None => 1 + byte_width(b.len() as u64).next_power_of_two() + b.len(),
-        },
+        Value::Bytes(b) => {
+            let header = match l.fixbin_max {
+                Some(max) => len_header(b.len(), max),
+                None => prefixed_header(b.len()),
+            };
+            header + b.len()
+        }
         Value::Array(items) => {
             let plain =
                 len_header(items.len(), 15) + items.iter().map(|i| size(i, l)).sum::<usize>();

@@ -314,7 +314,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             }
             // A byte string read as a sequence, so `Vec<u8>` accepts native bytes.
             wire::BIN8..=wire::BIN_LAST => {
-                let len = self.header_len(Kind::Bytes, tag)?;
+                let len = self.read_len(tag)?;
                 let len = self.held_bytes_len(len, start)?;
                 let span = match self.read.fill(len) {
                     Ok(span) => span,
