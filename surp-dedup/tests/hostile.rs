@@ -350,6 +350,64 @@ fn a_shape_reference_bomb_is_stopped_by_the_allocation_limit() {
     }
 }
 
+#[test]
+fn the_expansion_limit_stops_at_the_reference_its_rule_names() {
+    // Two slot-taking literals of 40 and 3 bytes, then references to them
+    // in an irregular pattern, so that the charges and the bytes read
+    // between them vary. The rule: a reference whose index ends at offset
+    // `r` (from the marker) may bring the document's expansion to
+    // `min(r * ratio + base, max_alloc)`. The decoder caches the allowance
+    // between charges; this checks it against the rule at every reference.
+    let literals = [&"l".repeat(40), "abc"];
+    let mut items: Vec<Vec<u8>> = literals
+        .iter()
+        .map(|text| {
+            let mut out = Vec::new();
+            wire::write_str(&mut out, text).unwrap();
+            out
+        })
+        .collect();
+    let pattern = (0..300).map(|i| usize::from(i % 7 == 0 || i % 5 == 3));
+    items.extend(pattern.clone().map(str_ref));
+    let input = dedup_array(&items);
+    // Where each reference starts, and what it charges.
+    let first = input.len() - items[2..].iter().map(Vec::len).sum::<usize>();
+    let refs: Vec<(usize, usize)> = pattern
+        .enumerate()
+        .map(|(i, slot)| (first + 2 * i, literals[slot].len()))
+        .collect();
+    for ratio in 0..=3 {
+        for base in [0, 41, 137, 1000] {
+            for max_alloc in [usize::MAX, 2500] {
+                let limits = surp::Options::new()
+                    .max_expansion(ratio, base)
+                    .max_alloc(max_alloc);
+                let mut expanded = 0;
+                let expected = refs.iter().find_map(|&(at, charge)| {
+                    expanded += charge;
+                    let allowed = ((at + 2) * ratio + base).min(max_alloc);
+                    (expanded > allowed).then_some((at, allowed))
+                });
+                let opts = Options::new().decode_limits(limits);
+                for result in both::<Vec<String>>(&opts, &input) {
+                    match (result, expected) {
+                        (Ok(strings), None) => assert_eq!(strings.len(), 302),
+                        (Err(err), Some((at, allowed))) => assert_eq!(
+                            (err.kind(), err.offset()),
+                            (&ErrorKind::AllocationLimitExceeded(allowed), Some(at)),
+                            "ratio {ratio}, base {base}, max_alloc {max_alloc}"
+                        ),
+                        (result, expected) => panic!(
+                            "ratio {ratio}, base {base}, max_alloc {max_alloc}: \
+                             {result:?}, expected an error at {expected:?}"
+                        ),
+                    }
+                }
+            }
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Nesting
 

@@ -68,29 +68,40 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         result.map_err(|e: Error| e.at(start))
     }
 
-    /// Resolves a string reference whose tag was just read.
-    #[cold]
+    /// Resolves a string reference whose tag was just read. Inline: in a
+    /// deduplicated document of records, most strings are references.
+    /// Not forced in unoptimised builds, whose frames it would make too
+    /// large for the depth limit on a small stack.
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn str_ref(&mut self, start: usize, tag: u8) -> Result<Span> {
         if self.depth == 0 {
             self.new_root(start);
         }
         let index = self.read.read_le(wire::str_ref_width(tag))? as u32;
-        let Some(dict) = &self.dict else {
-            return Err(Error::new(ErrorKind::RefWithoutMarker, start));
-        };
-        let Some(span) = dict.string(index) else {
-            let (defined, limit) = (dict.strings_defined(), dict.string_limit());
-            return Err(Error::new(
-                ErrorKind::UnknownStringRef {
-                    index,
-                    defined,
-                    limit,
-                },
-                start,
-            ));
+        let span = self.dict.as_ref().and_then(|dict| dict.string(index));
+        let Some(span) = span else {
+            return Err(self.bad_str_ref(start, index));
         };
         self.charge(span.len, start)?;
         Ok(span)
+    }
+
+    /// The error for a reference to string `index`, which the document has
+    /// not defined (or, in a plain document, cannot).
+    #[cold]
+    fn bad_str_ref(&self, start: usize, index: u32) -> Error {
+        let Some(dict) = &self.dict else {
+            return Error::new(ErrorKind::RefWithoutMarker, start);
+        };
+        let (defined, limit) = (dict.strings_defined(), dict.string_limit());
+        Error::new(
+            ErrorKind::UnknownStringRef {
+                index,
+                defined,
+                limit,
+            },
+            start,
+        )
     }
 
     pub(super) fn visit_kept_str<V: Visitor<'de>>(
@@ -235,7 +246,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.close(start, hint, result, 0)
     }
 
-    #[cold]
+    /// Resolves a shape reference whose tag was just read: the range of
+    /// its keys in the shape table. Inline: in a document of records it is
+    /// read for nearly every struct.
+    /// Not forced in unoptimised builds, whose frames it would make too
+    /// large for the depth limit on a small stack.
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(super) fn shape_ref(&mut self, start: usize, tag: u8) -> Result<(u32, u32)> {
         if self.depth == 0 {
             self.new_root(start);
@@ -244,34 +260,47 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             0 => wire::fixshape_index(tag),
             width => self.read.read_le(width)? as u32,
         };
-        let Some(dict) = &self.dict else {
-            return Err(Error::new(ErrorKind::RefWithoutMarker, start));
+        let shape = self.dict.as_ref().and_then(|dict| dict.shape(index));
+        let Some(shape) = shape else {
+            return Err(self.bad_shape_ref(start, index));
         };
-        let Some(shape) = dict.shape(index) else {
-            let (defined, limit) = (dict.shapes_defined(), dict.shape_limit());
-            return Err(Error::new(
-                ErrorKind::UnknownShapeRef {
-                    index,
-                    defined,
-                    limit,
-                },
-                start,
-            ));
-        };
-        let (first, count) = (shape.first, shape.count);
-        if count as usize > self.opts.max_len {
-            let kind = Kind::Map;
-            return Err(Error::new(
-                ErrorKind::LengthLimitExceeded {
-                    kind,
-                    len: count.into(),
-                    limit: self.opts.max_len,
-                },
-                start,
-            ));
+        // A shape was an explicit map of this document, whose length passed
+        // `max_len`; checked again, as it costs one comparison.
+        if shape.count as usize > self.opts.max_len {
+            return Err(self.shape_over_max_len(start, shape.count));
         }
-        self.charge(shape.key_bytes + 2 * count as usize, start)?;
-        Ok((first, count))
+        self.charge(shape.expansion, start)?;
+        Ok((shape.first, shape.count))
+    }
+
+    /// The error for a reference to shape `index`, which the document has
+    /// not defined (or, in a plain document, cannot).
+    #[cold]
+    fn bad_shape_ref(&self, start: usize, index: u32) -> Error {
+        let Some(dict) = &self.dict else {
+            return Error::new(ErrorKind::RefWithoutMarker, start);
+        };
+        let (defined, limit) = (dict.shapes_defined(), dict.shape_limit());
+        Error::new(
+            ErrorKind::UnknownShapeRef {
+                index,
+                defined,
+                limit,
+            },
+            start,
+        )
+    }
+
+    #[cold]
+    fn shape_over_max_len(&self, start: usize, count: u32) -> Error {
+        Error::new(
+            ErrorKind::LengthLimitExceeded {
+                kind: Kind::Map,
+                len: count.into(),
+                limit: self.opts.max_len,
+            },
+            start,
+        )
     }
 }
 
@@ -314,6 +343,7 @@ impl Keys for ShapeKeys {
 /// Hands a string kept by the tables (valid UTF-8, checked when it was
 /// kept) to a key seed, as the decoder would a string literal (see
 /// [`KeyStr`]); `start` places serde's errors (the key's token).
+#[inline]
 pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
     de: &Deserializer<R>,
     start: usize,

@@ -111,6 +111,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.dict = None;
         self.plain_str_bound = self.unchecked_len_max.saturating_add(1);
         self.expanded = 0;
+        self.allowed = 0;
         self.implicit_some = (0, 0);
         self.read.forget();
         self.claims.clear();
@@ -163,14 +164,26 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     #[inline]
     pub(super) fn charge(&mut self, amount: usize, start: usize) -> Result<()> {
         let expanded = self.expanded.saturating_add(amount);
+        if expanded <= self.allowed {
+            self.expanded = expanded;
+            return Ok(());
+        }
+        self.charge_beyond_allowed(expanded, start)
+    }
+
+    /// A charge past the allowance last computed: computes it again at the
+    /// current offset. Deciding only here gives the same answers as
+    /// computing it at every charge, since it never shrinks as input is read.
+    #[inline(never)]
+    fn charge_beyond_allowed(&mut self, expanded: usize, start: usize) -> Result<()> {
         let read = self.read.offset() - self.doc_start;
-        let allowed = read
+        self.allowed = read
             .saturating_mul(self.opts.expansion_ratio)
             .saturating_add(self.opts.expansion_base)
             .min(self.opts.max_alloc);
-        if expanded > allowed {
+        if expanded > self.allowed {
             return Err(Error::new(
-                ErrorKind::AllocationLimitExceeded(allowed),
+                ErrorKind::AllocationLimitExceeded(self.allowed),
                 start,
             ));
         }

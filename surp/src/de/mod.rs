@@ -69,6 +69,10 @@ pub struct Deserializer<R> {
     depth: usize,
     /// What references of the current document expanded to so far.
     expanded: usize,
+    /// The expansion allowed at an offset already read: a lower bound of
+    /// what is allowed now, as the allowance only grows with the offset, so
+    /// a charge within it needs no recomputation (see `charge`).
+    allowed: usize,
     dict: Option<Box<Dictionary>>,
     /// Where the current document starts (its marker, if any), and where
     /// its root value starts; `usize::MAX` before the first document. A tag
@@ -137,6 +141,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             opts,
             depth: 0,
             expanded: 0,
+            allowed: 0,
             dict: None,
             doc_start: usize::MAX,
             doc_root: usize::MAX,

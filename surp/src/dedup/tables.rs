@@ -17,9 +17,10 @@ pub(crate) struct Shape {
     /// The range of its keys in `shape_keys`.
     pub(crate) first: u32,
     pub(crate) count: u32,
-    /// The sum of its keys' lengths: what a reference makes the decoder
-    /// hold, summed once when the shape is made rather than per reference.
-    pub(crate) key_bytes: usize,
+    /// What a reference is charged against the expansion limit: the sum
+    /// of its keys' lengths plus two per key, summed once when the shape is
+    /// made rather than per reference.
+    pub(crate) expansion: usize,
 }
 
 /// The string and shape tables of one deduplicated document.
@@ -107,7 +108,7 @@ impl Dictionary {
             self.shapes.push(Shape {
                 first: self.shape_keys.len() as u32,
                 count: keys.len() as u32,
-                key_bytes: keys.iter().map(|k| k.len).sum(),
+                expansion: keys.iter().map(|k| k.len + 2).sum(),
             });
             self.shape_keys.extend_from_slice(keys);
         }
@@ -172,7 +173,7 @@ mod tests {
             Some(Shape {
                 first: 0,
                 count: 1,
-                key_bytes: 0
+                expansion: 2
             })
         );
         for _ in 1..8 {
