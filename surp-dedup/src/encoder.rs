@@ -20,7 +20,7 @@ use surp::wire::{self, Kind};
 use surp::{Error, ErrorKind, Result};
 
 use crate::shapes::{ShapeTable, combine};
-use crate::strings::{Lookup, StringTable, hash_bytes, same_bytes};
+use crate::strings::{Lookup, StringTable, hash_bytes};
 
 /// Bytes kept free before a collection whose count serde did not give; the
 /// header is written at the end of the gap when the collection ends, and the
@@ -150,6 +150,8 @@ pub(crate) struct Encoder {
     pending: Pending,
     /// The marks of the open arrays of unknown length, innermost last.
     seq_marks: Vec<Mark>,
+    /// The open explicit maps' state beyond their frames, innermost last.
+    explicit: Vec<ExplicitMap>,
     /// Bytes copied from one place of `out` to another, or out of it and
     /// back: what makes encoding linear or not (see
     /// `surp_dedup::__to_vec_counting_moves`).
@@ -159,32 +161,29 @@ pub(crate) struct Encoder {
     pub(crate) depth_left: usize,
 }
 
-#[derive(Clone, Copy)]
-enum MapMode {
-    /// `keys` and `key_count` locate the shape's keys (see
-    /// [`ShapeTable::key_at`]) without going through the shape each time.
-    Shaped {
-        shape: u32,
-        keys: usize,
-        key_count: usize,
-    },
-    Explicit {
-        keys_base: usize,
-        text_base: usize,
-        string_keys: bool,
-        seq_hash: u64,
-    },
-}
+/// [`MapFrame::shape`] of an explicit map.
+const EXPLICIT: u32 = u32::MAX;
 
-/// An open map.
+/// An open map: small, because serde moves it at every struct.
+///
+/// A map written as a shape reference ("shaped") needs only this; an
+/// explicit one keeps the rest of its state in [`ExplicitMap`], on the
+/// encoder's stack. A shaped map that turns explicit pushes its state then:
+/// its nested maps have all ended by the time it can (a key, or its end).
 pub(crate) struct MapFrame {
     start: usize,
     ctx: u64,
-    declared: Option<usize>,
     written: usize,
-    shapes_at_start: usize,
-    mode: MapMode,
-    mark: Mark,
+    /// Shaped: where the shape's keys start (see [`ShapeTable::key_at`]).
+    keys: usize,
+    /// Shaped: how many keys the shape has; explicit: 0, so that no key is
+    /// compared with a shape's.
+    key_count: usize,
+    /// Shaped: the shape; explicit: [`EXPLICIT`].
+    shape: u32,
+    /// How many shapes existed when the map began: the only ones it may be
+    /// compacted into.
+    shapes_at_start: u32,
 }
 
 impl MapFrame {
@@ -193,6 +192,20 @@ impl MapFrame {
     pub(crate) fn value_context(&self) -> u64 {
         child_context(self.ctx, self.written as u64)
     }
+}
+
+/// The state of an open explicit map beyond its [`MapFrame`].
+struct ExplicitMap {
+    declared: Option<usize>,
+    /// Where its string keys start in `keys` and `key_text`.
+    keys_base: usize,
+    text_base: usize,
+    /// Whether every key so far was a string.
+    string_keys: bool,
+    /// The hash of its keys so far (see [`combine`]).
+    seq_hash: u64,
+    /// The ranges to remove when the map began.
+    mark: Mark,
 }
 
 /// An open array.
@@ -232,6 +245,7 @@ impl Encoder {
             scratch: Vec::new(),
             pending: Pending::default(),
             seq_marks: Vec::new(),
+            explicit: Vec::new(),
             moved: 0,
             depth_left: surp::DEFAULT_MAX_DEPTH,
         }
@@ -410,20 +424,21 @@ impl Encoder {
         {
             self.enter()?;
             let start = self.out.len();
-            let shapes_at_start = self.shapes.len();
-            wire::write_shape_ref(&mut self.out, shape as usize)?;
+            match u8::try_from(shape) {
+                // The one-byte form, pushed directly: the common case.
+                Ok(index) if usize::from(index) < wire::FIXSHAPE_COUNT => {
+                    self.out.push(wire::FIXSHAPE + index);
+                }
+                _ => wire::write_shape_ref(&mut self.out, shape as usize)?,
+            }
             return Ok(MapFrame {
                 start,
                 ctx,
-                declared: len,
                 written: 0,
-                shapes_at_start,
-                mode: MapMode::Shaped {
-                    shape,
-                    keys,
-                    key_count: n,
-                },
-                mark: self.mark(),
+                keys,
+                key_count: n,
+                shape,
+                shapes_at_start: self.shapes.len() as u32,
             });
         }
         self.begin_explicit_map(ctx, len)
@@ -433,26 +448,35 @@ impl Encoder {
     fn begin_explicit_map(&mut self, ctx: u64, len: Option<usize>) -> Result<MapFrame> {
         self.enter()?;
         let start = self.out.len();
-        let shapes_at_start = self.shapes.len();
         match len {
             Some(n) => wire::write_header(&mut self.out, Kind::Map, n)?,
             None => self.out.extend_from_slice(&[0; HEADER_GAP]),
         }
-        let mode = MapMode::Explicit {
+        self.explicit.push(ExplicitMap {
+            declared: len,
             keys_base: self.keys.len(),
             text_base: self.key_text.len(),
             string_keys: true,
             seq_hash: 0,
-        };
+            mark: self.mark(),
+        });
         Ok(MapFrame {
             start,
             ctx,
-            declared: len,
             written: 0,
-            shapes_at_start,
-            mode,
-            mark: self.mark(),
+            keys: 0,
+            key_count: 0,
+            shape: EXPLICIT,
+            shapes_at_start: self.shapes.len() as u32,
         })
+    }
+
+    /// The state of the innermost explicit map: `frame`'s, as every map
+    /// inside it has ended when one of its keys is written.
+    fn explicit_state(&mut self) -> &mut ExplicitMap {
+        self.explicit
+            .last_mut()
+            .expect("an explicit map pushed its state when it began or turned explicit")
     }
 
     /// A string key: in a shaped map, checked against the shape (inline);
@@ -467,11 +491,10 @@ impl Encoder {
     /// would then claim the old name. The bytes are always compared.
     #[inline]
     pub(crate) fn map_key_str(&mut self, frame: &mut MapFrame, key: &str) -> Result<()> {
-        if let MapMode::Shaped {
-            keys, key_count, ..
-        } = frame.mode
-            && frame.written < key_count
-            && same_bytes(self.shapes.key_at(keys + frame.written), key.as_bytes())
+        if frame.written < frame.key_count
+            && self
+                .shapes
+                .key_at_is(frame.keys + frame.written, key.as_bytes())
         {
             return Ok(());
         }
@@ -482,27 +505,19 @@ impl Encoder {
     /// or becomes explicit, and the key is written through the string table.
     #[inline(never)]
     fn map_key_other_str(&mut self, frame: &mut MapFrame, key: &str) -> Result<()> {
-        if let MapMode::Shaped { .. } = frame.mode {
-            self.make_explicit(frame)?;
-        }
-        let MapMode::Explicit {
-            string_keys,
-            seq_hash,
-            ..
-        } = &mut frame.mode
-        else {
-            unreachable!("the map was made explicit above")
-        };
+        self.make_explicit(frame)?;
         let hash = hash_bytes(key.as_bytes());
         let start = self.out.len();
         self.write_str_hashed(key, hash)?;
-        if *string_keys {
-            *seq_hash = combine(*seq_hash, hash);
+        let end = self.out.len();
+        let state = self.explicit_state();
+        if state.string_keys {
+            state.seq_hash = combine(state.seq_hash, hash);
             let text_start = self.key_text.len();
             self.key_text.extend_from_slice(key.as_bytes());
             self.keys.push(KeyInfo {
                 start,
-                end: self.out.len(),
+                end,
                 text_start,
                 text_len: key.len(),
             });
@@ -513,12 +528,8 @@ impl Encoder {
     /// A key that is not written as a string: the map cannot be a shape.
     /// The caller writes the key as a value afterwards.
     pub(crate) fn map_key_other(&mut self, frame: &mut MapFrame) -> Result<()> {
-        if let MapMode::Shaped { .. } = frame.mode {
-            self.make_explicit(frame)?;
-        }
-        if let MapMode::Explicit { string_keys, .. } = &mut frame.mode {
-            *string_keys = false;
-        }
+        self.make_explicit(frame)?;
+        self.explicit_state().string_keys = false;
         Ok(())
     }
 
@@ -527,18 +538,38 @@ impl Encoder {
         frame.written += 1;
     }
 
+    /// The mark of a shaped map that began at `start`: the ranges recorded
+    /// since then all lie in its bytes, and those recorded before it began
+    /// before them, so they are the ones at or after `start`.
+    fn mark_since(&self, start: usize) -> Mark {
+        let ranges = &self.pending.ranges;
+        let inside = ranges.iter().rev().take_while(|r| r.0 >= start);
+        let (count, bytes) = inside.fold((0, 0), |(n, b), r| (n + 1, b + r.1));
+        Mark {
+            ranges: ranges.len() - count,
+            bytes: self.pending.bytes - bytes,
+        }
+    }
+
     /// Rewrites a shaped map, whose first `frame.written` keys matched, into
-    /// explicit form: the header, then each matched key before its value.
-    #[cold]
+    /// explicit form: the header, then each matched key before its value;
+    /// nothing for a map that is explicit already.
+    #[inline]
     fn make_explicit(&mut self, frame: &mut MapFrame) -> Result<()> {
-        let MapMode::Shaped { shape, .. } = frame.mode else {
+        if frame.shape == EXPLICIT {
             return Ok(());
-        };
-        let declared = frame
-            .declared
-            .expect("only maps of known length start shaped");
+        }
+        self.rewrite_shaped(frame)
+    }
+
+    #[cold]
+    fn rewrite_shaped(&mut self, frame: &mut MapFrame) -> Result<()> {
+        let shape = frame.shape;
+        // A shaped map has the length of its shape.
+        let declared = frame.key_count;
         // The values are read back below: they must be as they will stay.
-        self.remove_pending(frame.mark);
+        let mark = self.mark_since(frame.start);
+        self.remove_pending(mark);
         let matched = frame.written;
         let keys_base = self.keys.len();
         let text_base = self.key_text.len();
@@ -583,12 +614,17 @@ impl Encoder {
         self.out.extend_from_slice(&scratch);
         self.moved += scratch.len();
         self.scratch = scratch;
-        frame.mode = MapMode::Explicit {
+        frame.shape = EXPLICIT;
+        frame.keys = 0;
+        frame.key_count = 0;
+        self.explicit.push(ExplicitMap {
+            declared: Some(declared),
             keys_base,
             text_base,
             string_keys: true,
             seq_hash,
-        };
+            mark,
+        });
         Ok(())
     }
 
@@ -627,9 +663,7 @@ impl Encoder {
 
     #[inline(always)]
     pub(crate) fn end_map(&mut self, frame: MapFrame) -> Result<()> {
-        if let MapMode::Shaped { key_count, .. } = frame.mode
-            && frame.written == key_count
-        {
+        if frame.written == frame.key_count && frame.shape != EXPLICIT {
             // The prediction that chose this shape stays as it is.
             self.depth_left += 1;
             self.wrote_reference = true;
@@ -643,55 +677,42 @@ impl Encoder {
     #[inline(never)]
     fn end_other_map(&mut self, mut frame: MapFrame) -> Result<()> {
         self.depth_left += 1;
-        if let MapMode::Shaped { .. } = frame.mode {
-            self.make_explicit(&mut frame)?;
-        }
-        let MapMode::Explicit {
-            keys_base,
-            text_base,
-            string_keys,
-            seq_hash,
-        } = frame.mode
-        else {
-            unreachable!("the map was made explicit above")
-        };
-        if let Some(n) = frame.declared
+        self.make_explicit(&mut frame)?;
+        let state = self
+            .explicit
+            .pop()
+            .expect("an explicit map pushed its state when it began or turned explicit");
+        if let Some(n) = state.declared
             && n != frame.written
         {
             return Err(count_error(Kind::Map, n, frame.written));
         }
-        let count = frame.written;
-        let result = self.end_explicit_map(&frame, keys_base, string_keys, seq_hash, count);
-        self.keys.truncate(keys_base);
-        self.key_text.truncate(text_base);
+        let result = self.end_explicit_map(&frame, &state);
+        self.keys.truncate(state.keys_base);
+        self.key_text.truncate(state.text_base);
         result
     }
 
-    fn end_explicit_map(
-        &mut self,
-        frame: &MapFrame,
-        keys_base: usize,
-        string_keys: bool,
-        seq_hash: u64,
-        count: usize,
-    ) -> Result<()> {
+    fn end_explicit_map(&mut self, frame: &MapFrame, state: &ExplicitMap) -> Result<()> {
+        let (count, keys_base) = (frame.written, state.keys_base);
         let header = wire::header_size(Kind::Map, count);
-        if string_keys && dedup::may_become_shape(count) {
+        if state.string_keys && dedup::may_become_shape(count) {
             let keys = &self.keys[keys_base..];
             let explicit = header + keys.iter().map(|k| k.end - k.start).sum::<usize>();
             let text = |i: usize| {
                 let k = &self.keys[keys_base + i];
                 &self.key_text[k.text_start..k.text_start + k.text_len]
             };
-            if let Some(shape) = self
-                .shapes
-                .find(text, count, seq_hash, frame.shapes_at_start)
+            let seq_hash = state.seq_hash;
+            if let Some(shape) =
+                self.shapes
+                    .find(text, count, seq_hash, frame.shapes_at_start as usize)
             {
                 self.predictions
                     .set(prediction_key(frame.ctx, count), shape);
                 if dedup::reference_is_shorter(shape as usize, explicit) {
                     self.wrote_reference = true;
-                    return self.compact(frame, keys_base, count, shape);
+                    return self.compact(frame, state, shape);
                 }
             } else if self.shapes.takes_next(explicit) {
                 let now = header
@@ -708,8 +729,8 @@ impl Encoder {
                     .set(prediction_key(frame.ctx, count), canonical);
             }
         }
-        if frame.declared.is_none() {
-            self.close_gap(frame.start, Kind::Map, count, frame.mark)?;
+        if state.declared.is_none() {
+            self.close_gap(frame.start, Kind::Map, count, state.mark)?;
         }
         Ok(())
     }
@@ -731,13 +752,8 @@ impl Encoder {
     /// The reference goes at the end of the header and first key (or of the
     /// gap and first key), and the rest of them and the other keys are
     /// removed later, so that the values do not move now.
-    fn compact(
-        &mut self,
-        frame: &MapFrame,
-        keys_base: usize,
-        count: usize,
-        shape: u32,
-    ) -> Result<()> {
+    fn compact(&mut self, frame: &MapFrame, state: &ExplicitMap, shape: u32) -> Result<()> {
+        let (count, keys_base, mark) = (frame.written, state.keys_base, state.mark);
         let first_end = self.keys[keys_base].end;
         let size = wire::shape_ref_size(shape as usize);
         if first_end - frame.start >= size {
@@ -747,7 +763,7 @@ impl Encoder {
             // moves add up to a constant times the output, whatever the
             // depth; and a small map (a derived struct of numbers, the usual
             // case) is settled without a range to record, sort and replay.
-            let move_now = self.pending.ranges.len() == frame.mark.ranges && {
+            let move_now = self.pending.ranges.len() == mark.ranges && {
                 let other_keys: usize = (1..count)
                     .map(|i| {
                         let key = self.keys[keys_base + i];
@@ -785,7 +801,7 @@ impl Encoder {
                     let key = self.keys[keys_base + i];
                     self.remove_later(key.start, key.end - key.start);
                 }
-                self.settle(frame.start, frame.mark);
+                self.settle(frame.start, mark);
             }
             return Ok(());
         }
@@ -794,8 +810,8 @@ impl Encoder {
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.clear();
         wire::write_shape_ref(&mut scratch, shape as usize)?;
-        self.pending.ranges[frame.mark.ranges..].sort_by_key(|r| r.0);
-        let mut next_range = frame.mark.ranges;
+        self.pending.ranges[mark.ranges..].sort_by_key(|r| r.0);
+        let mut next_range = mark.ranges;
         for i in 0..count {
             let std::ops::Range {
                 start: mut from,
@@ -810,8 +826,8 @@ impl Encoder {
             }
             scratch.extend_from_slice(&self.out[from..value_end]);
         }
-        self.pending.ranges.truncate(frame.mark.ranges);
-        self.pending.bytes = frame.mark.bytes;
+        self.pending.ranges.truncate(mark.ranges);
+        self.pending.bytes = mark.bytes;
         self.out.truncate(frame.start);
         self.out.extend_from_slice(&scratch);
         self.moved += scratch.len();

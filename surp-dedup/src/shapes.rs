@@ -19,15 +19,49 @@ struct Entry {
     key_count: usize,
     /// Bytes of a map with these keys written explicitly: its header plus
     /// its keys as references or literals. Fixed once registered, because a
-    /// key's table state never changes afterwards.
-    explicit_size: usize,
+    /// Whether a reference to it is shorter than an explicit map with
+    /// these keys (its header and keys as references or literals): fixed
+    /// once registered, as a key's table state and the shape's number are.
+    referable: bool,
+}
+
+/// A key of a shape.
+#[derive(Clone, Copy)]
+struct Key {
+    start: usize,
+    len: usize,
+    /// [`head`] of its text.
+    head: u64,
+}
+
+/// A key's first eight bytes (fewer, zero-padded, if it is shorter): with
+/// the length, what tells a struct's field names apart in almost every
+/// case, and for a name known at compile time, a constant.
+#[inline]
+fn head(key: &[u8]) -> u64 {
+    // Overlapping loads rather than a copy of variable length, which would
+    // be a call to `memcpy` for every key not known at compile time.
+    let n = key.len();
+    let word = |at: usize| u64::from_le_bytes(key[at..at + 8].try_into().expect("8 bytes"));
+    let half = |at: usize| {
+        u64::from(u32::from_le_bytes(
+            key[at..at + 4].try_into().expect("4 bytes"),
+        ))
+    };
+    let byte = |at: usize| u64::from(key[at]) << (8 * at);
+    match n {
+        0 => 0,
+        1..=3 => byte(0) | byte(n / 2) | byte(n - 1),
+        4..=7 => half(0) | half(n - 4) << (8 * (n - 4)),
+        _ => word(0),
+    }
 }
 
 pub(crate) struct ShapeTable {
     index: HashTable<u32>,
     entries: Vec<Entry>,
-    /// (start, len) of each key's text in `arena`.
-    keys: Vec<(usize, usize)>,
+    /// Each key: where its text is in `arena`, and its first bytes.
+    keys: Vec<Key>,
     arena: Vec<u8>,
     capacity: usize,
 }
@@ -64,8 +98,7 @@ impl ShapeTable {
     #[inline]
     pub(crate) fn referable(&self, shape: u32, count: usize) -> Option<usize> {
         let e = self.entries.get(shape as usize)?;
-        (e.key_count == count && dedup::reference_is_shorter(shape as usize, e.explicit_size))
-            .then_some(e.first_key)
+        (e.key_count == count && e.referable).then_some(e.first_key)
     }
 
     pub(crate) fn key(&self, shape: u32, i: usize) -> &[u8] {
@@ -75,8 +108,21 @@ impl ShapeTable {
     /// A key by its position among all shapes' keys.
     #[inline]
     pub(crate) fn key_at(&self, at: usize) -> &[u8] {
-        let (start, len) = self.keys[at];
+        let Key { start, len, .. } = self.keys[at];
         &self.arena[start..start + len]
+    }
+
+    /// Whether the key at position `at` among all shapes' keys is `key`:
+    /// lengths and first bytes first, the rest only if both are equal and
+    /// the key is longer than eight bytes.
+    #[inline]
+    pub(crate) fn key_at_is(&self, at: usize, key: &[u8]) -> bool {
+        let Some(&Key { len, head: h, .. }) = self.keys.get(at) else {
+            return false;
+        };
+        len == key.len()
+            && h == head(key)
+            && (len <= 8 || same_bytes(&self.key_at(at)[8..], &key[8..]))
     }
 
     /// The lowest-numbered shape whose keys are `keys`, if it is below `before`.
@@ -115,14 +161,18 @@ impl ShapeTable {
         let first_key = self.keys.len();
         for i in 0..count {
             let k = keys(i);
-            self.keys.push((self.arena.len(), k.len()));
+            self.keys.push(Key {
+                start: self.arena.len(),
+                len: k.len(),
+                head: head(k),
+            });
             self.arena.extend_from_slice(k);
         }
         self.entries.push(Entry {
             hash,
             first_key,
             key_count: count,
-            explicit_size,
+            referable: dedup::reference_is_shorter(shape as usize, explicit_size),
         });
         let known = self
             .find(|i| self.key(shape, i), count, hash, shape as usize)
@@ -148,6 +198,39 @@ mod tests {
 
     fn register(t: &mut ShapeTable, keys: &[&str]) -> u32 {
         t.register(|i| keys[i].as_bytes(), keys.len(), seq_hash(keys), 10)
+    }
+
+    #[test]
+    fn a_key_matches_exactly_the_bytes_of_the_shapes_key() {
+        // Keys of every length to 20, each against itself, against every
+        // one-byte change (at every position), against its prefixes and
+        // against itself with a byte more.
+        let base: Vec<u8> = (b'a'..).take(21).collect();
+        let mut t = ShapeTable::new(100);
+        let key = |n: usize| &base[..n];
+        let first = t.keys.len();
+        t.register(key, 1, 0, 10);
+        for n in 1..=20 {
+            t.register(|_| key(n), 1, n as u64, 10);
+        }
+        for n in 0..=20 {
+            let at = first + n;
+            assert_eq!(t.key_at(at), key(n));
+            assert!(t.key_at_is(at, key(n)), "length {n}");
+            for i in 0..n {
+                let mut other = key(n).to_vec();
+                other[i] ^= 0x20;
+                assert!(!t.key_at_is(at, &other), "length {n}, byte {i}");
+            }
+            for m in (0..n).chain([n + 1]) {
+                assert!(!t.key_at_is(at, key(m)), "length {n} against {m}");
+            }
+            // A zero byte does not pass for the padding of a shorter key.
+            let mut padded = key(n).to_vec();
+            padded.push(0);
+            assert!(!t.key_at_is(at, &padded));
+        }
+        assert!(!t.key_at_is(first + 21, b""), "past the last key");
     }
 
     #[test]
