@@ -80,28 +80,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let index = self.read.read_le(wire::str_ref_width(tag))? as u32;
         let span = self.dict.as_ref().and_then(|dict| dict.string(index));
         let Some(span) = span else {
-            return Err(self.bad_str_ref(start, index));
+            return Err(self.bad_ref(start, Table::Strings, index));
         };
         self.charge(span.len, start)?;
         Ok(span)
-    }
-
-    /// The error for a reference to string `index`, which the document has
-    /// not defined (or, in a plain document, cannot).
-    #[cold]
-    fn bad_str_ref(&self, start: usize, index: u32) -> Error {
-        let Some(dict) = &self.dict else {
-            return Error::new(ErrorKind::RefWithoutMarker, start);
-        };
-        let (defined, limit) = (dict.strings_defined(), dict.string_limit());
-        Error::new(
-            ErrorKind::UnknownStringRef {
-                index,
-                defined,
-                limit,
-            },
-            start,
-        )
     }
 
     pub(super) fn visit_kept_str<V: Visitor<'de>>(
@@ -262,7 +244,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         let shape = self.dict.as_ref().and_then(|dict| dict.shape(index));
         let Some(shape) = shape else {
-            return Err(self.bad_shape_ref(start, index));
+            return Err(self.bad_ref(start, Table::Shapes, index));
         };
         // A shape was an explicit map of this document, whose length passed
         // `max_len`; checked again, as it costs one comparison.
@@ -273,22 +255,26 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         Ok((shape.first, shape.count))
     }
 
-    /// The error for a reference to shape `index`, which the document has
-    /// not defined (or, in a plain document, cannot).
+    /// The error for a reference to entry `index` of a table, which the
+    /// document has not defined (or, in a plain document, cannot).
     #[cold]
-    fn bad_shape_ref(&self, start: usize, index: u32) -> Error {
+    fn bad_ref(&self, start: usize, table: Table, index: u32) -> Error {
         let Some(dict) = &self.dict else {
             return Error::new(ErrorKind::RefWithoutMarker, start);
         };
-        let (defined, limit) = (dict.shapes_defined(), dict.shape_limit());
-        Error::new(
-            ErrorKind::UnknownShapeRef {
+        let kind = match table {
+            Table::Strings => ErrorKind::UnknownStringRef {
                 index,
-                defined,
-                limit,
+                defined: dict.strings_defined(),
+                limit: dict.string_limit(),
             },
-            start,
-        )
+            Table::Shapes => ErrorKind::UnknownShapeRef {
+                index,
+                defined: dict.shapes_defined(),
+                limit: dict.shape_limit(),
+            },
+        };
+        Error::new(kind, start)
     }
 
     #[cold]
@@ -302,6 +288,13 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             start,
         )
     }
+}
+
+/// The table a reference points into.
+#[derive(Clone, Copy)]
+enum Table {
+    Strings,
+    Shapes,
 }
 
 /// Keys of an explicit map in a deduplicated document: each one read from
