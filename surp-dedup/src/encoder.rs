@@ -148,9 +148,11 @@ pub(crate) struct Encoder {
     scratch: Vec<u8>,
     /// Ranges of `out` to remove.
     pending: Pending,
-    /// The marks of the open arrays of unknown length, innermost last.
+    /// The marks of the open arrays of unknown length, innermost last;
+    /// each frame knows its index (see [`SeqFrame::declared`]).
     seq_marks: Vec<Mark>,
-    /// The open explicit maps' state beyond their frames, innermost last.
+    /// The open explicit maps' state beyond their frames, innermost last;
+    /// each frame knows its index (see [`MapFrame::keys`]).
     explicit: Vec<ExplicitMap>,
     /// Bytes copied from one place of `out` to another, or out of it and
     /// back: what makes encoding linear or not (see
@@ -170,11 +172,17 @@ const EXPLICIT: u32 = u32::MAX;
 /// explicit one keeps the rest of its state in [`ExplicitMap`], on the
 /// encoder's stack. A shaped map that turns explicit pushes its state then:
 /// its nested maps have all ended by the time it can (a key, or its end).
+///
+/// A frame finds its state by index, not as the top of the stack, and
+/// drops what lies above it when it ends: a `Serialize` impl may drop a
+/// nested map without ending it (on an error it then ignores), and that
+/// map's state must not be taken for an enclosing one's.
 pub(crate) struct MapFrame {
     start: usize,
     ctx: u64,
     written: usize,
-    /// Shaped: where the shape's keys start (see [`ShapeTable::key_at`]).
+    /// Shaped: where the shape's keys start (see [`ShapeTable::key_at`]);
+    /// explicit: the index of its state in `Encoder::explicit`.
     keys: usize,
     /// Shaped: how many keys the shape has; explicit: 0, so that no key is
     /// compared with a shape's.
@@ -212,7 +220,10 @@ struct ExplicitMap {
 pub(crate) struct SeqFrame {
     start: usize,
     ctx: u64,
-    declared: Option<usize>,
+    /// The length serde gave, or for an array of unknown length the index
+    /// of its mark in `Encoder::seq_marks` (found by index for the reason
+    /// given at [`MapFrame`]).
+    declared: std::result::Result<usize, usize>,
     written: usize,
 }
 
@@ -301,15 +312,16 @@ impl Encoder {
             Some(n) => wire::write_header(&mut self.out, Kind::Array, n)?,
             None => self.out.extend_from_slice(&[0; HEADER_GAP]),
         }
+        // Only an array of unknown length needs the mark (to close its
+        // gap); known-length arrays, the common case, stay small.
+        let declared = len.ok_or(self.seq_marks.len());
         if len.is_none() {
-            // Only an array of unknown length needs the mark (to close its
-            // gap); known-length arrays, the common case, stay small.
             self.seq_marks.push(self.mark());
         }
         Ok(SeqFrame {
             start,
             ctx,
-            declared: len,
+            declared,
             written: 0,
         })
     }
@@ -322,13 +334,11 @@ impl Encoder {
     pub(crate) fn end_seq(&mut self, frame: SeqFrame) -> Result<()> {
         self.depth_left += 1;
         match frame.declared {
-            Some(n) if n == frame.written => Ok(()),
-            Some(n) => Err(count_error(Kind::Array, n, frame.written)),
-            None => {
-                let mark = self
-                    .seq_marks
-                    .pop()
-                    .expect("every array of unknown length pushed a mark when it opened");
+            Ok(n) if n == frame.written => Ok(()),
+            Ok(n) => Err(count_error(Kind::Array, n, frame.written)),
+            Err(index) => {
+                let mark = self.seq_marks[index];
+                self.seq_marks.truncate(index);
                 self.close_gap(frame.start, Kind::Array, frame.written, mark)
             }
         }
@@ -452,6 +462,7 @@ impl Encoder {
             Some(n) => wire::write_header(&mut self.out, Kind::Map, n)?,
             None => self.out.extend_from_slice(&[0; HEADER_GAP]),
         }
+        let index = self.explicit.len();
         self.explicit.push(ExplicitMap {
             declared: len,
             keys_base: self.keys.len(),
@@ -464,19 +475,16 @@ impl Encoder {
             start,
             ctx,
             written: 0,
-            keys: 0,
+            keys: index,
             key_count: 0,
             shape: EXPLICIT,
             shapes_at_start: self.shapes.len() as u32,
         })
     }
 
-    /// The state of the innermost explicit map: `frame`'s, as every map
-    /// inside it has ended when one of its keys is written.
-    fn explicit_state(&mut self) -> &mut ExplicitMap {
-        self.explicit
-            .last_mut()
-            .expect("an explicit map pushed its state when it began or turned explicit")
+    /// The state of the explicit map of `frame`.
+    fn explicit_state(&mut self, frame: &MapFrame) -> &mut ExplicitMap {
+        &mut self.explicit[frame.keys]
     }
 
     /// A string key: in a shaped map, checked against the shape (inline);
@@ -510,7 +518,7 @@ impl Encoder {
         let start = self.out.len();
         self.write_str_hashed(key, hash)?;
         let end = self.out.len();
-        let state = self.explicit_state();
+        let state = self.explicit_state(frame);
         if state.string_keys {
             state.seq_hash = combine(state.seq_hash, hash);
             let text_start = self.key_text.len();
@@ -529,7 +537,7 @@ impl Encoder {
     /// The caller writes the key as a value afterwards.
     pub(crate) fn map_key_other(&mut self, frame: &mut MapFrame) -> Result<()> {
         self.make_explicit(frame)?;
-        self.explicit_state().string_keys = false;
+        self.explicit_state(frame).string_keys = false;
         Ok(())
     }
 
@@ -606,7 +614,7 @@ impl Encoder {
                 text_len: key.len(),
             });
             seq_hash = combine(seq_hash, hash);
-            let value_end = self.value_end(value_start);
+            let value_end = self.value_end(value_start)?;
             scratch.extend_from_slice(&self.out[value_start..value_end]);
             value_start = value_end;
         }
@@ -615,7 +623,7 @@ impl Encoder {
         self.moved += scratch.len();
         self.scratch = scratch;
         frame.shape = EXPLICIT;
-        frame.keys = 0;
+        frame.keys = self.explicit.len();
         frame.key_count = 0;
         self.explicit.push(ExplicitMap {
             declared: Some(declared),
@@ -630,26 +638,40 @@ impl Encoder {
 
     /// Where the complete value that starts at `at` in the output ends.
     ///
-    /// Walks the encoder's own output, which is well formed; shape references
-    /// take their value counts from the shape table. Only a rewrite needs
-    /// this, so the common path records nothing per value.
-    fn value_end(&self, mut at: usize) -> usize {
+    /// Walks the encoder's own output; shape references take their value
+    /// counts from the shape table. Only a rewrite needs this, so the
+    /// common path records nothing per value. The output is well formed
+    /// unless a `Serialize` impl dropped a collection unfinished (on an
+    /// error it then ignored): that is an error here, not a panic.
+    fn value_end(&self, mut at: usize) -> Result<usize> {
         let mut pending = 1usize;
         while pending > 0 {
             pending -= 1;
-            let (header, size) =
-                wire::decode_header(&self.out[at..], at).expect("the encoder's own output decodes");
+            let header = self.out.get(at..).map(|rest| wire::decode_header(rest, at));
+            let Some(Ok((header, size))) = header else {
+                return Err(unfinished_value_error());
+            };
             at += size;
-            match header {
-                wire::Header::Len(Kind::Str | Kind::Bytes, n) => at += n as usize,
-                wire::Header::Len(Kind::Array, n) => pending += n as usize,
-                wire::Header::Len(Kind::Map, n) => pending += 2 * n as usize,
-                wire::Header::ShapeRef(shape) => pending += self.shapes.key_count(shape),
-                wire::Header::Some => pending += 1,
-                _ => {}
-            }
+            let items = match header {
+                wire::Header::Len(Kind::Str | Kind::Bytes, n) => {
+                    at = at.saturating_add(usize::try_from(n).unwrap_or(usize::MAX));
+                    0
+                }
+                wire::Header::Len(Kind::Array, n) => n,
+                wire::Header::Len(Kind::Map, n) => n.saturating_mul(2),
+                wire::Header::ShapeRef(shape) => match self.shapes.key_count(shape) {
+                    Some(count) => count as u64,
+                    None => return Err(unfinished_value_error()),
+                },
+                wire::Header::Some => 1,
+                _ => 0,
+            };
+            pending = pending.saturating_add(usize::try_from(items).unwrap_or(usize::MAX));
         }
-        at
+        if at > self.out.len() {
+            return Err(unfinished_value_error());
+        }
+        Ok(at)
     }
 
     /// The literal encoding of a key's text (valid UTF-8: it was a `&str`).
@@ -678,6 +700,8 @@ impl Encoder {
     fn end_other_map(&mut self, mut frame: MapFrame) -> Result<()> {
         self.depth_left += 1;
         self.make_explicit(&mut frame)?;
+        // Its state, and above it only those of maps left unended.
+        self.explicit.truncate(frame.keys + 1);
         let state = self
             .explicit
             .pop()
@@ -696,7 +720,11 @@ impl Encoder {
     fn end_explicit_map(&mut self, frame: &MapFrame, state: &ExplicitMap) -> Result<()> {
         let (count, keys_base) = (frame.written, state.keys_base);
         let header = wire::header_size(Kind::Map, count);
-        if state.string_keys && dedup::may_become_shape(count) {
+        // Its keys are the records from `keys_base` on, one per entry,
+        // unless a map left unended inside it recorded keys of its own:
+        // then it is left as it is.
+        let own_keys = self.keys.len() - keys_base == count;
+        if state.string_keys && own_keys && dedup::may_become_shape(count) {
             let keys = &self.keys[keys_base..];
             let explicit = header + keys.iter().map(|k| k.end - k.start).sum::<usize>();
             let text = |i: usize| {
@@ -834,6 +862,17 @@ impl Encoder {
         self.scratch = scratch;
         Ok(())
     }
+}
+
+/// A map to be rewritten holds a value its `Serialize` impl left
+/// unfinished: it dropped an array or map without ending it, after an error
+/// it then ignored.
+#[cold]
+fn unfinished_value_error() -> Error {
+    <Error as serde::ser::Error>::custom(
+        "a map holds a value left unfinished (a Serialize impl dropped an array or map \
+         without ending it, after an error it ignored)",
+    )
 }
 
 /// Nesting deeper than the encoder's limit (the decoder's default).

@@ -17,8 +17,6 @@ struct Entry {
     /// Range of this shape's keys in `keys`.
     first_key: usize,
     key_count: usize,
-    /// Bytes of a map with these keys written explicitly: its header plus
-    /// its keys as references or literals. Fixed once registered, because a
     /// Whether a reference to it is shorter than an explicit map with
     /// these keys (its header and keys as references or literals): fixed
     /// once registered, as a key's table state and the shape's number are.
@@ -87,8 +85,9 @@ impl ShapeTable {
         self.entries.len()
     }
 
-    pub(crate) fn key_count(&self, shape: u32) -> usize {
-        self.entries[shape as usize].key_count
+    /// How many keys `shape` has, if it exists.
+    pub(crate) fn key_count(&self, shape: u32) -> Option<usize> {
+        self.entries.get(shape as usize).map(|e| e.key_count)
     }
 
     /// Whether a map of `count` keys may be written as a reference to

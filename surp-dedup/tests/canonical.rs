@@ -332,6 +332,102 @@ fn a_compacted_map_whose_reference_is_longer_than_its_header_and_first_key() {
     assert!(reference.windows(3).any(|w| w == [0xf7, 0x2c, 0x01]));
 }
 
+/// Opens a map of `len` entries and gives up without ending it: the map is
+/// dropped unfinished, as when a `?` returns from inside it.
+struct GivesUp(Option<usize>);
+
+impl Serialize for GivesUp {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::Error;
+        let _unfinished = s.serialize_map(self.0)?;
+        Err(S::Error::custom("gave up"))
+    }
+}
+
+/// A map whose impl ignores the error of its second value: `{"first": 1,
+/// "leak": <GivesUp>, "last": 2}` with `declared` entries.
+struct Lenient(Option<usize>);
+
+impl Serialize for Lenient {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(self.0)?;
+        m.serialize_entry("first", &1u8)?;
+        let _ignored = m.serialize_entry("leak", &GivesUp(None));
+        m.serialize_entry("last", &2u8)?;
+        m.end()
+    }
+}
+
+#[test]
+fn a_map_left_unfinished_inside_another_does_not_take_its_place() {
+    // The encoder keeps an explicit map's state on a stack; the unfinished
+    // map's state stays there, and must not be taken for its parent's.
+    // With a declared length the parent's own count is checked...
+    let err = surp_dedup::to_vec(&Lenient(Some(3))).unwrap_err();
+    assert_eq!(
+        *err.kind(),
+        surp::ErrorKind::LengthMismatch {
+            kind: Kind::Map,
+            declared: 3,
+            written: 2
+        }
+    );
+    // ...and without one the parent is written with its own header (the
+    // unfinished map's bytes inside it), not a panic.
+    let bytes = surp_dedup::to_vec(&Lenient(None)).unwrap();
+    let mut header = Vec::new();
+    wire::write_header(&mut header, Kind::Map, 2).unwrap();
+    assert!(bytes.starts_with(&header), "{bytes:02x?}");
+}
+
+/// An array of one element whose impl ignores the error of a first try
+/// and writes another element instead.
+struct LenientArray;
+
+impl Serialize for LenientArray {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(1))?;
+        let _ignored = seq.serialize_element(&GivesUp(Some(5)));
+        seq.serialize_element(&0u8)?;
+        seq.end()
+    }
+}
+
+#[test]
+fn a_rewrite_over_an_unfinished_value_is_an_error_not_a_panic() {
+    // The third record is predicted to repeat the shape {a, b}; its key "c"
+    // makes the encoder rewrite it explicitly, reading back the value of
+    // "a", which holds a map of 5 entries that was never written.
+    #[derive(Serialize)]
+    struct Ab {
+        a: u8,
+        b: u8,
+    }
+    #[derive(Serialize)]
+    struct Ac {
+        a: LenientArray,
+        c: u8,
+    }
+    #[derive(Serialize)]
+    #[serde(untagged)]
+    enum Record {
+        Ab(Ab),
+        Ac(Ac),
+    }
+    let records = [
+        Record::Ab(Ab { a: 1, b: 2 }),
+        Record::Ab(Ab { a: 3, b: 4 }),
+        Record::Ac(Ac {
+            a: LenientArray,
+            c: 5,
+        }),
+    ];
+    let err = surp_dedup::to_vec(&records).unwrap_err();
+    assert!(err.to_string().contains("left unfinished"), "{err}");
+}
+
 #[test]
 fn append_to_vec_leaves_the_buffer_as_it_was_on_an_error() {
     struct Fails;

@@ -352,12 +352,15 @@ fn a_shape_reference_bomb_is_stopped_by_the_allocation_limit() {
 
 #[test]
 fn the_expansion_limit_stops_at_the_reference_its_rule_names() {
-    // Two slot-taking literals of 40 and 3 bytes, then references to them
-    // in an irregular pattern, so that the charges and the bytes read
-    // between them vary. The rule: a reference whose index ends at offset
-    // `r` (from the marker) may bring the document's expansion to
-    // `min(r * ratio + base, max_alloc)`. The decoder caches the allowance
-    // between charges; this checks it against the rule at every reference.
+    // Two slot-taking literals of 40 and 3 bytes, then 300 references to
+    // them in an irregular pattern, with integers of 1 to 9 bytes (which
+    // expand to nothing) between some of them: the charges and the bytes
+    // read between charges both vary. The rule: a reference whose index
+    // ends at offset `r` (from the marker) may bring the document's
+    // expansion to `min(r * ratio + base, max_alloc)`. The decoder caches
+    // the allowance between charges; this checks the first reference over
+    // it, and the error, against the rule, over settings that stop early,
+    // late, at `max_alloc`, or never.
     let literals = [&"l".repeat(40), "abc"];
     let mut items: Vec<Vec<u8>> = literals
         .iter()
@@ -367,31 +370,53 @@ fn the_expansion_limit_stops_at_the_reference_its_rule_names() {
             out
         })
         .collect();
-    let pattern = (0..300).map(|i| usize::from(i % 7 == 0 || i % 5 == 3));
-    items.extend(pattern.clone().map(str_ref));
+    // Each reference: its item's index and its charge.
+    let mut refs = Vec::new();
+    for i in 0..300u64 {
+        let slot = usize::from(i % 7 == 0 || i % 5 == 3);
+        refs.push((items.len(), literals[slot].len()));
+        items.push(str_ref(slot));
+        if i % 3 == 0 {
+            let mut int = Vec::new();
+            wire::write_uint(&mut int, (i * 0x1234_5678_9abc) >> (i % 64)).unwrap();
+            items.push(int);
+        }
+    }
     let input = dedup_array(&items);
-    // Where each reference starts, and what it charges.
-    let first = input.len() - items[2..].iter().map(Vec::len).sum::<usize>();
-    let refs: Vec<(usize, usize)> = pattern
-        .enumerate()
-        .map(|(i, slot)| (first + 2 * i, literals[slot].len()))
+    // Where each item starts: after the marker, the header and the items
+    // before it.
+    let mut at = input.len() - items.iter().map(Vec::len).sum::<usize>();
+    let starts: Vec<usize> = items
+        .iter()
+        .map(|item| {
+            at += item.len();
+            at - item.len()
+        })
         .collect();
-    for ratio in 0..=3 {
+    let mut outcomes = BTreeMap::new();
+    for ratio in [0, 1, 2, 3, 8, 16, 64] {
         for base in [0, 41, 137, 1000] {
             for max_alloc in [usize::MAX, 2500] {
                 let limits = surp::Options::new()
                     .max_expansion(ratio, base)
                     .max_alloc(max_alloc);
                 let mut expanded = 0;
-                let expected = refs.iter().find_map(|&(at, charge)| {
+                let expected = refs.iter().find_map(|&(item, charge)| {
+                    let at = starts[item];
                     expanded += charge;
                     let allowed = ((at + 2) * ratio + base).min(max_alloc);
                     (expanded > allowed).then_some((at, allowed))
                 });
+                let kind = match expected {
+                    None => "accepted",
+                    Some((_, 2500)) => "stopped at max_alloc",
+                    Some(_) => "stopped by the ratio",
+                };
+                *outcomes.entry(kind).or_insert(0) += 1;
                 let opts = Options::new().decode_limits(limits);
-                for result in both::<Vec<String>>(&opts, &input) {
+                for result in both::<Vec<Value>>(&opts, &input) {
                     match (result, expected) {
-                        (Ok(strings), None) => assert_eq!(strings.len(), 302),
+                        (Ok(values), None) => assert_eq!(values.len(), items.len()),
                         (Err(err), Some((at, allowed))) => assert_eq!(
                             (err.kind(), err.offset()),
                             (&ErrorKind::AllocationLimitExceeded(allowed), Some(at)),
@@ -406,6 +431,8 @@ fn the_expansion_limit_stops_at_the_reference_its_rule_names() {
             }
         }
     }
+    // Every kind of outcome was checked.
+    assert_eq!(outcomes.len(), 3, "{outcomes:?}");
 }
 
 // ---------------------------------------------------------------------------

@@ -101,6 +101,37 @@ fn the_allocation_budget_is_per_document() {
     assert_eq!(*err.kind(), ErrorKind::AllocationLimitExceeded(1000));
 }
 
+#[test]
+fn the_expansion_allowance_starts_again_with_each_document() {
+    // The decoder keeps the allowance it last computed while it still
+    // covers a charge. A long first document leaves a large one (its one
+    // reference is charged 5,000 bytes at offset about 5,005); the second
+    // must be held to its own bytes: with ratio 1, its second reference
+    // (200 bytes expanded after about 108 read) is over.
+    let opts = Options::new().max_expansion(1, 0);
+    let first = references_to(&"y".repeat(5000), 1);
+    let second = references_to(&"z".repeat(100), 3);
+    let alone = opts.from_slice::<Vec<String>>(&second).unwrap_err();
+    assert!(matches!(
+        alone.kind(),
+        ErrorKind::AllocationLimitExceeded(_)
+    ));
+    let both = [&first[..], &second[..]].concat();
+    let from_slice = surp::Deserializer::from_slice_with_options(&both, opts.clone())
+        .into_iter::<Vec<String>>()
+        .collect::<Vec<_>>();
+    let from_reader = surp::Deserializer::from_reader_with_options(&both[..], opts.clone())
+        .into_iter::<Vec<String>>()
+        .collect::<Vec<_>>();
+    for results in [from_slice, from_reader] {
+        assert_eq!(results.len(), 2);
+        assert_eq!(results[0].as_ref().unwrap().len(), 2);
+        let err = results[1].as_ref().unwrap_err();
+        assert_eq!(err.kind(), alone.kind());
+        assert_eq!(err.offset(), alone.offset().map(|at| at + first.len()));
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Failures 4 and 10: slices and readers disagree
 
