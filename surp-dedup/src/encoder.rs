@@ -19,6 +19,7 @@ use surp::dedup;
 use surp::wire::{self, Kind};
 use surp::{Error, ErrorKind, Result};
 
+use crate::predictions::Predictions;
 use crate::shapes::{ShapeTable, combine};
 use crate::strings::{Lookup, StringTable, hash_bytes};
 
@@ -66,35 +67,6 @@ pub(crate) struct Mark {
 
 /// A stand-in for the field position of array elements in a context hash.
 const ARRAY_SLOT: u64 = u64::MAX;
-
-/// Slots of the prediction cache (a power of two).
-const PREDICTION_SLOTS: usize = 4096;
-
-/// The shape last written at each context, in a direct-mapped cache: a
-/// collision only costs a wrong guess, which the encoder repairs, so no
-/// context needs to be remembered exactly.
-struct Predictions {
-    slots: Box<[(u64, u32)]>,
-}
-
-impl Predictions {
-    fn new() -> Predictions {
-        Predictions {
-            slots: vec![(0, u32::MAX); PREDICTION_SLOTS].into_boxed_slice(),
-        }
-    }
-
-    #[inline]
-    fn get(&self, ctx: u64) -> Option<u32> {
-        let (tag, shape) = self.slots[ctx as usize & (PREDICTION_SLOTS - 1)];
-        (tag == ctx && shape != u32::MAX).then_some(shape)
-    }
-
-    #[inline]
-    fn set(&mut self, ctx: u64, shape: u32) {
-        self.slots[ctx as usize & (PREDICTION_SLOTS - 1)] = (ctx, shape);
-    }
-}
 
 /// The position of a value in the document, as a hash: the root, then for
 /// each enclosing map the field index, for each enclosing array a marker.
@@ -251,12 +223,14 @@ impl Encoder {
             shapes: ShapeTable::new(max_shapes),
             predictions: Predictions::new(),
             wrote_reference: false,
-            keys: Vec::new(),
-            key_text: Vec::new(),
+            // First capacities for a small document (a record or two), so
+            // that it does not grow these one element at a time.
+            keys: Vec::with_capacity(16),
+            key_text: Vec::with_capacity(256),
             scratch: Vec::new(),
             pending: Pending::default(),
             seq_marks: Vec::new(),
-            explicit: Vec::new(),
+            explicit: Vec::with_capacity(4),
             moved: 0,
             depth_left: surp::DEFAULT_MAX_DEPTH,
         }

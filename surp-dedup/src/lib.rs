@@ -63,6 +63,7 @@
 
 mod encoder;
 mod options;
+mod predictions;
 mod ser;
 mod shapes;
 mod strings;

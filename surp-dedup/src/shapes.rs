@@ -72,11 +72,12 @@ pub(crate) fn combine(seq_hash: u64, key_hash: u64) -> u64 {
 
 impl ShapeTable {
     pub(crate) fn new(capacity: usize) -> ShapeTable {
+        // First capacities for a small document, as for the encoder's own.
         ShapeTable {
-            index: HashTable::new(),
-            entries: Vec::new(),
-            keys: Vec::new(),
-            arena: Vec::new(),
+            index: HashTable::with_capacity(16),
+            entries: Vec::with_capacity(16),
+            keys: Vec::with_capacity(64),
+            arena: Vec::with_capacity(512),
             capacity: dedup::shape_table_limit(capacity),
         }
     }

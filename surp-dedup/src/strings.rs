@@ -97,9 +97,10 @@ pub(crate) enum Lookup {
 
 impl StringTable {
     pub(crate) fn new(capacity: usize) -> StringTable {
+        // First capacities for a small document, as for the encoder's own.
         StringTable {
-            index: HashTable::new(),
-            arena: Vec::new(),
+            index: HashTable::with_capacity(32),
+            arena: Vec::with_capacity(512),
             slots: 0,
             capacity: dedup::string_table_limit(capacity),
             full: false,
