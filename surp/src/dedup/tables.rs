@@ -37,13 +37,16 @@ pub(crate) struct Dictionary {
 
 impl Dictionary {
     pub(crate) fn new(string_limit: usize, shape_limit: usize) -> Dictionary {
+        // First capacities for a small document (a record or two), so that
+        // it does not grow these one entry at a time; fixed, never taken
+        // from the input.
         Dictionary {
-            strings: Vec::new(),
+            strings: Vec::with_capacity(32),
             string_limit: string_table_limit(string_limit),
-            shapes: Vec::new(),
-            shape_keys: Vec::new(),
+            shapes: Vec::with_capacity(16),
+            shape_keys: Vec::with_capacity(64),
             shape_limit: shape_table_limit(shape_limit),
-            pending_keys: Vec::new(),
+            pending_keys: Vec::with_capacity(16),
         }
     }
 
