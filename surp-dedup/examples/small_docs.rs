@@ -5,10 +5,19 @@
 //!
 //! `cargo run --release -p surp-dedup --example small_docs [iterations]`
 //!
-//! With `count-encode` or `count-decode` instead of a number, it only encodes
+//! With `count-encode` or `count-decode` instead of a number, it encodes
 //! (or decodes) every record once with deduplication, for instruction
-//! counts: `valgrind --tool=callgrind target/release/examples/small_docs
-//! count-encode`.
+//! counts. Both also load the dataset, and `count-decode` encodes the
+//! records first, so count only the operation:
+//!
+//! ```text
+//! valgrind --tool=callgrind --collect-atstart=no \
+//!     '--toggle-collect=surp_dedup::options::Options::to_vec*' \
+//!     target/release/examples/small_docs count-encode
+//! valgrind --tool=callgrind --collect-atstart=no \
+//!     '--toggle-collect=surp::options::Options::from_slice*' \
+//!     target/release/examples/small_docs count-decode
+//! ```
 
 use std::hint::black_box;
 use std::time::Instant;
