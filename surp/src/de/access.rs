@@ -2,6 +2,8 @@
 //! [`Deserializer::open`] and [`Deserializer::close`], the limit steps
 //! around every container.
 
+use std::marker::PhantomData;
+
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
 
@@ -27,7 +29,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             left: len,
             hint,
         };
-        let result = visitor.visit_seq(&mut access);
+        let result = visitor.visit_seq(Entries(&mut access));
         let left = access.left;
         self.close(start, hint, result, left)
     }
@@ -82,7 +84,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             hint,
             keys,
         };
-        let result = visitor.visit_map(&mut access);
+        let result = visitor.visit_map(Entries(&mut access));
         let (left, keys) = (access.left, access.keys);
         let value = self.close(start, hint, result, left)?;
         Ok((value, keys))
@@ -136,7 +138,7 @@ struct SeqAccess<'a, R> {
 impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
     type Error = Error;
 
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -197,7 +199,7 @@ struct FieldKeys {
 }
 
 impl Keys for FieldKeys {
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
         &mut self,
         de: &mut Deserializer<R>,
@@ -363,7 +365,7 @@ struct MapAccess<'a, R, K> {
 impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for MapAccess<'_, R, K> {
     type Error = Error;
 
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
         if self.left == 0 {
             return Ok(None);
@@ -382,6 +384,60 @@ impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for MapAccess<'_, R, K> {
 
     fn size_hint(&self) -> Option<usize> {
         size_hint(self.hint, self.left)
+    }
+}
+
+/// A map handed to its visitor. It forwards to [`MapAccess`], but its
+/// `next_key` and `next_value` (what a derived `visit_map` calls) are
+/// always inlined: serde's own `&mut A` forwarding is a call per key that
+/// the optimizer keeps out of line, and that call (saving registers,
+/// returning the result through memory) costs about as much as matching
+/// a field name.
+struct Entries<'b, A>(&'b mut A);
+
+impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for Entries<'_, MapAccess<'_, R, K>> {
+    type Error = Error;
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>> {
+        self.0.next_key_seed(seed)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value> {
+        self.0.next_value_seed(seed)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_key<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        self.0.next_key_seed(PhantomData)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_value<T: de::Deserialize<'de>>(&mut self) -> Result<T> {
+        self.0.next_value_seed(PhantomData)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for Entries<'_, SeqAccess<'_, R>> {
+    type Error = Error;
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        self.0.next_element_seed(seed)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        self.0.next_element_seed(PhantomData)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
     }
 }
 

@@ -318,7 +318,7 @@ struct ShapeKeys {
 }
 
 impl Keys for ShapeKeys {
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
         &mut self,
         de: &mut Deserializer<R>,

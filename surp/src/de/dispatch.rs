@@ -237,6 +237,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         if (wire::FIXSTR..=wire::FIXSTR_LAST).contains(&tag) {
             return self.visit_str_literal(start, Kind::Str.inline_len(tag), visitor);
         }
+        // In a deduplicated document most repeated strings are references.
+        if (wire::STR_REF1..=wire::STR_REF3).contains(&tag) {
+            let span = self.str_ref(start, tag)?;
+            return self.visit_kept_str(start, span, visitor);
+        }
         self.any_tag(start, tag, visitor)
     }
 
