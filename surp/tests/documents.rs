@@ -41,6 +41,19 @@ fn a_second_deduplicated_document_on_one_deserializer_decodes() {
 }
 
 #[test]
+fn a_string_reference_borrows_from_the_input_where_it_can() {
+    // `deserialize_str` resolves a reference without the general
+    // dispatcher; the text is still the input's, and a `char` still works.
+    let doc = references_to("repeated", 2);
+    let texts: Vec<&str> = surp::from_slice(&doc).unwrap();
+    assert_eq!(texts, ["repeated"; 3]);
+    let input = doc.as_ptr_range();
+    assert!(texts.iter().all(|t| input.contains(&t.as_ptr())));
+    let chars: Vec<char> = surp::from_slice(&references_to("é", 2)).unwrap();
+    assert_eq!(chars, ['é'; 3]);
+}
+
+#[test]
 fn a_reference_after_a_deduplicated_document_does_not_reach_its_table() {
     let doc = references_to("repeated", 1);
     let input = [&doc[..], &[wire::STR_REF1, 0x00]].concat();

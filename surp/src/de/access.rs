@@ -453,6 +453,7 @@ impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
     type Error = Error;
     type Variant = Self;
 
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self)> {
         let start = self.de.read.offset();
         let value = match self.variant_key {
@@ -461,6 +462,13 @@ impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
             None => seed.deserialize(&mut *self.de)?,
         };
         Ok((value, self))
+    }
+
+    // What a derived enum calls; serde's default is a call per variant
+    // that the optimizer keeps out of line (see `Entries`).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn variant<V: de::Deserialize<'de>>(self) -> Result<(V, Self)> {
+        self.variant_seed(PhantomData)
     }
 }
 
@@ -473,6 +481,11 @@ impl<'de, R: Read<'de>> de::VariantAccess<'de> for &mut EnumAccess<'_, R> {
 
     fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value> {
         seed.deserialize(&mut *self.de)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn newtype_variant<T: de::Deserialize<'de>>(self) -> Result<T> {
+        self.newtype_variant_seed(PhantomData)
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
