@@ -339,3 +339,78 @@ fn struct_variants_in_any_order_decode_as_from_a_reader() {
     let bytes = map_bytes(&[("Move", content)]);
     assert_eq!(both::<Event>(&bytes), value);
 }
+
+/// The size hints a struct's visitor and a sequence inside it see.
+#[derive(Debug, PartialEq)]
+struct Hints {
+    of_struct: Option<usize>,
+    of_items: Option<usize>,
+}
+
+impl<'de> Deserialize<'de> for Hints {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct ItemsHint;
+        impl<'de> de::Visitor<'de> for ItemsHint {
+            type Value = Option<usize>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let hint = seq.size_hint();
+                while seq.next_element::<de::IgnoredAny>()?.is_some() {}
+                Ok(hint)
+            }
+        }
+        struct ItemsSeed;
+        impl<'de> de::DeserializeSeed<'de> for ItemsSeed {
+            type Value = Option<usize>;
+            fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+                d.deserialize_seq(ItemsHint)
+            }
+        }
+        struct StructHints;
+        impl<'de> de::Visitor<'de> for StructHints {
+            type Value = Hints;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("struct Hints")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Hints, A::Error> {
+                let of_struct = map.size_hint();
+                let mut of_items = None;
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "items" => of_items = map.next_value_seed(ItemsSeed)?,
+                        _ => map.next_value::<de::IgnoredAny>().map(drop)?,
+                    }
+                }
+                Ok(Hints {
+                    of_struct,
+                    of_items,
+                })
+            }
+        }
+        deserializer.deserialize_struct("Hints", &["id", "items"], StructHints)
+    }
+}
+
+#[test]
+fn a_struct_reserves_no_size_hint_and_leaves_the_budget_to_its_collections() {
+    // A struct's visitor fills fields, so its map gives no hint; the
+    // sequence inside still gets one for all its items, as a map does.
+    let bytes = map_bytes(&[
+        ("id", surp::Value::from(1u8)),
+        ("items", surp::Value::Array(vec![surp::Value::from(0u8); 5])),
+    ]);
+    let expected = Hints {
+        of_struct: None,
+        of_items: Some(5),
+    };
+    assert_eq!(surp::from_slice::<Hints>(&bytes).unwrap(), expected);
+    // A reader knows no input size to bound hints by, so it gives none.
+    let from_reader = surp::from_reader::<_, Hints>(&bytes[..]).unwrap();
+    let none = Hints {
+        of_struct: None,
+        of_items: None,
+    };
+    assert_eq!(from_reader, none);
+}

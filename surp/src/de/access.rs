@@ -63,7 +63,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         if self.dict.is_some() {
             return self.visit_explicit_map_dedup(start, len, visitor);
         }
-        self.visit_entries(start, len, FieldKeys { fields, next: 0 }, visitor)
+        // No size hint: a struct's visitor fills fields, not a collection
+        // (a derived one never asks), and none spares the budget's steps.
+        let keys = FieldKeys { fields, next: 0 };
+        self.visit_entries_hinted(start, len, 0, keys, visitor)
             .map(|(value, _)| value)
     }
 
@@ -77,7 +80,21 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         keys: K,
         visitor: V,
     ) -> Result<(V::Value, K)> {
-        let hint = self.open(start, len)?;
+        self.visit_entries_hinted(start, len, len, keys, visitor)
+    }
+
+    /// [`visit_entries`](Self::visit_entries), reserving a size hint for
+    /// at most `hint_items` of the entries.
+    #[inline]
+    fn visit_entries_hinted<V: Visitor<'de>, K: Keys>(
+        &mut self,
+        start: usize,
+        len: usize,
+        hint_items: usize,
+        keys: K,
+        visitor: V,
+    ) -> Result<(V::Value, K)> {
+        let hint = self.open(start, hint_items)?;
         let mut access = MapAccess {
             de: self,
             left: len,
