@@ -394,9 +394,10 @@ impl<'de> Deserialize<'de> for Hints {
 }
 
 #[test]
-fn a_struct_reserves_no_size_hint_and_leaves_the_budget_to_its_collections() {
-    // A struct's visitor fills fields, so its map gives no hint; the
-    // sequence inside still gets one for all its items, as a map does.
+fn a_struct_gives_no_size_hint_and_its_collections_keep_theirs() {
+    // A struct's visitor fills fields, so its map gives no hint (it gave
+    // `Some(2)` before); the sequence inside still gets one for all its
+    // items.
     let bytes = map_bytes(&[
         ("id", surp::Value::from(1u8)),
         ("items", surp::Value::Array(vec![surp::Value::from(0u8); 5])),

@@ -63,8 +63,11 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         if self.dict.is_some() {
             return self.visit_explicit_map_dedup(start, len, visitor);
         }
-        // No size hint: a struct's visitor fills fields, not a collection
-        // (a derived one never asks), and none spares the budget's steps.
+        // No size hint: a struct's visitor fills fields, not a collection,
+        // and a derived one never asks. Reserving none lets the budget's
+        // arithmetic fold away. Only this path (a plain document's struct
+        // of at most 15 entries) does so; a longer one and a deduplicated
+        // document's structs still reserve, which is harmless.
         let keys = FieldKeys { fields, next: 0 };
         self.visit_entries_hinted(start, len, 0, keys, visitor)
             .map(|(value, _)| value)
