@@ -97,6 +97,18 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         result.map_err(|e: Error| e.at(start))
     }
 
+    /// A string written as a reference, whose tag was just read.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(super) fn visit_str_ref<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        tag: u8,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let kept = self.str_ref(start, tag)?;
+        self.visit_kept_str(start, kept, visitor)
+    }
+
     /// A unit enum variant written as a string reference.
     pub(super) fn visit_enum_str_ref<V: Visitor<'de>>(
         &mut self,

@@ -84,10 +84,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             }
             wire::RESERVED => return Err(Error::new(ErrorKind::ReservedTag(tag), start)),
             wire::DEDUP_MARKER => return self.visit_marker(start, visitor),
-            wire::STR_REF1..=wire::STR_REF3 => {
-                let span = self.str_ref(start, tag)?;
-                return self.visit_kept_str(start, span, visitor);
-            }
+            wire::STR_REF1..=wire::STR_REF3 => return self.visit_str_ref(start, tag, visitor),
             // One arm for both forms: one copy of the shape path per visitor.
             wire::FIXSHAPE..=wire::FIXSHAPE_LAST | wire::SHAPE_REF1..=wire::SHAPE_REF2 => {
                 return self.visit_shape(start, tag, visitor);
@@ -239,8 +236,7 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         }
         // In a deduplicated document most repeated strings are references.
         if (wire::STR_REF1..=wire::STR_REF3).contains(&tag) {
-            let span = self.str_ref(start, tag)?;
-            return self.visit_kept_str(start, span, visitor);
+            return self.visit_str_ref(start, tag, visitor);
         }
         self.any_tag(start, tag, visitor)
     }
