@@ -269,6 +269,19 @@ impl Encoder {
         }
     }
 
+    /// Writes the name of a unit variant: as [`Encoder::write_str`], with
+    /// the slot found by the name's address when it was written before.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn write_variant_name(&mut self, s: &'static str) -> Result<()> {
+        match self.strings.write_by_address(s.as_bytes()) {
+            Lookup::Slot(slot) => {
+                self.wrote_reference = true;
+                wire::write_str_ref(&mut self.out, slot)
+            }
+            Lookup::Literal { .. } => wire::write_str(&mut self.out, s),
+        }
+    }
+
     /// The size of `key` written now: a reference if it has a slot.
     fn key_size_now(&self, key: &[u8]) -> usize {
         match self.strings.lookup(key, hash_bytes(key)) {
@@ -471,12 +484,27 @@ impl Encoder {
     /// may free a leaked name (`Box::from_raw`) and leak another of the
     /// same length at the same address during one encode, and the shape
     /// would then claim the old name. The bytes are always compared.
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn map_key_str(&mut self, frame: &mut MapFrame, key: &str) -> Result<()> {
         if frame.written < frame.key_count
             && self
                 .shapes
                 .key_at_is(frame.keys + frame.written, key.as_bytes())
+        {
+            return Ok(());
+        }
+        self.map_key_other_str(frame, key)
+    }
+
+    /// [`Encoder::map_key_str`] for a name known at compile time (a
+    /// struct's field, an enum's variant), always inline: the check against
+    /// the shape then compares with constants.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn map_key_name(&mut self, frame: &mut MapFrame, key: &'static str) -> Result<()> {
+        if frame.written < frame.key_count
+            && self
+                .shapes
+                .key_at_is_inline(frame.keys + frame.written, key.as_bytes())
         {
             return Ok(());
         }

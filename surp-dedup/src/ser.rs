@@ -67,11 +67,12 @@ impl<'a> Serializer<'a> {
     /// would displace each other's shapes, and each change of variant would
     /// rewrite a map. The context only steers the prediction; the bytes are
     /// the same either way.
-    fn variant(mut self, index: u32, variant: &str) -> Result<(&'a mut Encoder, MapFrame)> {
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn variant(mut self, index: u32, variant: &'static str) -> Result<(&'a mut Encoder, MapFrame)> {
         self.non_string()?;
         let ctx = crate::encoder::variant_context(self.ctx, index);
         let mut frame = self.enc.begin_map(ctx, Some(1))?;
-        self.enc.map_key_str(&mut frame, variant)?;
+        self.enc.map_key_name(&mut frame, variant)?;
         Ok((self.enc, frame))
     }
 }
@@ -139,13 +140,17 @@ impl<'a> ser::Serializer for Serializer<'a> {
     fn serialize_unit_struct(self, _name: &'static str) -> Result<()> {
         self.null()
     }
+    #[inline]
     fn serialize_unit_variant(
         self,
         _name: &'static str,
         _index: u32,
         variant: &'static str,
     ) -> Result<()> {
-        self.string(variant)
+        if self.key_of.is_some() {
+            return self.string(variant);
+        }
+        self.enc.write_variant_name(variant)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -154,6 +159,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
     ) -> Result<()> {
         value.serialize(self)
     }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn serialize_newtype_variant<T: Serialize + ?Sized>(
         self,
         _name: &'static str,
@@ -202,9 +208,21 @@ impl<'a> ser::Serializer for Serializer<'a> {
             frame,
         })
     }
-    fn serialize_struct(self, _name: &'static str, len: usize) -> Result<MapCompound<'a>> {
-        self.serialize_map(Some(len))
+    // A struct's map is usually a predicted shape reference: the whole of
+    // that path, down to `Encoder::begin_map`, goes inline in the derived
+    // `Serialize`, so that its frame lives in registers instead of being
+    // returned through memory (not in debug builds, whose frames would grow
+    // past the depth tests' stack).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn serialize_struct(mut self, _name: &'static str, len: usize) -> Result<MapCompound<'a>> {
+        self.non_string()?;
+        let frame = self.enc.begin_map(self.ctx, Some(len))?;
+        Ok(MapCompound {
+            enc: self.enc,
+            frame,
+        })
     }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn serialize_struct_variant(
         self,
         _name: &'static str,
@@ -314,15 +332,16 @@ impl ser::SerializeMap for MapCompound<'_> {
 impl ser::SerializeStruct for MapCompound<'_> {
     type Ok = ();
     type Error = Error;
-    #[inline]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
         value: &T,
     ) -> Result<()> {
-        self.enc.map_key_str(&mut self.frame, key)?;
+        self.enc.map_key_name(&mut self.frame, key)?;
         self.value(value)
     }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn end(self) -> Result<()> {
         self.enc.end_map(self.frame)
     }
@@ -356,6 +375,7 @@ pub(crate) struct VariantMap<'a> {
 impl ser::SerializeStructVariant for VariantMap<'_> {
     type Ok = ();
     type Error = Error;
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn serialize_field<T: Serialize + ?Sized>(
         &mut self,
         key: &'static str,
@@ -363,6 +383,7 @@ impl ser::SerializeStructVariant for VariantMap<'_> {
     ) -> Result<()> {
         ser::SerializeStruct::serialize_field(&mut self.map, key, value)
     }
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn end(mut self) -> Result<()> {
         self.map.enc.end_map(self.map.frame)?;
         self.map.enc.map_value_done(&mut self.outer);

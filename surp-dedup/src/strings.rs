@@ -84,6 +84,36 @@ pub(crate) struct StringTable {
     /// counts as full. An encoder may stop adding slots at any point, as long
     /// as it stops for good (`docs/spec.md` section 7.1, "Limits").
     full: bool,
+    /// Slots found by the address of the string written (see
+    /// [`StringTable::write_by_address`]); empty until first used.
+    hints: Vec<Hint>,
+}
+
+/// A string written by address: where it was, and its slot and text.
+#[derive(Clone, Copy)]
+struct Hint {
+    addr: usize,
+    len: u32,
+    start: u32,
+    slot: u32,
+}
+
+/// Entries of the address cache (a power of two): an enum has few variants
+/// and a document few enums, and a miss only costs the hashed lookup.
+const HINTS: usize = 64;
+
+/// An empty hint: no string starts at address 0.
+const NO_HINT: Hint = Hint {
+    addr: 0,
+    len: 0,
+    start: 0,
+    slot: 0,
+};
+
+/// The hint entry of a string at `addr`.
+#[inline]
+fn hint_index(addr: usize) -> usize {
+    ((addr as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) >> (64 - HINTS.trailing_zeros())) as usize
 }
 
 /// Where a string stands in the table.
@@ -104,6 +134,7 @@ impl StringTable {
             slots: 0,
             capacity: dedup::string_table_limit(capacity),
             full: false,
+            hints: Vec::new(),
         }
     }
 
@@ -133,8 +164,54 @@ impl StringTable {
     /// literal takes the next slot, which it is then given, in one probe.
     #[inline]
     pub(crate) fn write(&mut self, s: &[u8], hash: u64) -> Lookup {
+        self.write_entry(s, hash).0
+    }
+
+    /// [`StringTable::write`] for a string that is likely written again
+    /// from the same address: the name of a unit variant, which serde hands
+    /// over as a `&'static str`. The slot found for an address is cached,
+    /// and a later string at that address with the same length and bytes
+    /// takes it without hashing. The address is only a hint: the bytes are
+    /// always compared, so memory freed and reused for other text (a leaked
+    /// name given back with `Box::from_raw`) finds no slot by it.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    pub(crate) fn write_by_address(&mut self, s: &[u8]) -> Lookup {
+        let addr = s.as_ptr() as usize;
+        let at = hint_index(addr);
+        if let Some(h) = self.hints.get(at)
+            && h.addr == addr
+            && h.len as usize == s.len()
+            && let Some(text) = self.arena.get(h.start as usize..h.start as usize + s.len())
+            && same_bytes(text, s)
+        {
+            return Lookup::Slot(h.slot as usize);
+        }
+        self.write_and_hint(s, at)
+    }
+
+    #[inline(never)]
+    fn write_and_hint(&mut self, s: &[u8], at: usize) -> Lookup {
+        let (lookup, entry) = self.write_entry(s, hash_bytes(s));
+        if let Some(e) = entry {
+            if self.hints.is_empty() {
+                self.hints = vec![NO_HINT; HINTS];
+            }
+            self.hints[at] = Hint {
+                addr: s.as_ptr() as usize,
+                len: e.len,
+                start: e.start,
+                slot: e.slot,
+            };
+        }
+        lookup
+    }
+
+    /// [`StringTable::write`], and the entry of `s` if it has one now
+    /// (always inline, so that `write` carries no entry).
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn write_entry(&mut self, s: &[u8], hash: u64) -> (Lookup, Option<Entry>) {
         if s.len() < wire::str_ref_size(0) {
-            return Lookup::Literal { takes_slot: false };
+            return (Lookup::Literal { takes_slot: false }, None);
         }
         let mut takes_slot = self.takes_slot(s.len());
         let arena = &self.arena;
@@ -145,24 +222,29 @@ impl StringTable {
             |e| table_hash(e.hash),
         );
         match found {
-            Slot::Occupied(o) => Lookup::Slot(o.get().slot as usize),
+            Slot::Occupied(o) => {
+                let e = *o.get();
+                (Lookup::Slot(e.slot as usize), Some(e))
+            }
             Slot::Vacant(v) => {
                 if takes_slot && self.arena.len() + s.len() > u32::MAX as usize {
                     self.full = true;
                     takes_slot = false;
                 }
+                let mut entry = None;
                 if takes_slot {
-                    let start = self.arena.len() as u32;
-                    v.insert(Entry {
-                        start,
+                    let e = Entry {
+                        start: self.arena.len() as u32,
                         len: s.len() as u32,
                         slot: self.slots as u32,
                         hash,
-                    });
+                    };
+                    v.insert(e);
+                    entry = Some(e);
                     self.arena.extend_from_slice(s);
                     self.slots += 1;
                 }
-                Lookup::Literal { takes_slot }
+                (Lookup::Literal { takes_slot }, entry)
             }
         }
     }
@@ -222,6 +304,43 @@ mod tests {
         assert_eq!(write(&mut t, "alpha"), Some(0));
         assert_eq!(write(&mut t, "x"), None, "one byte never takes a slot");
         assert_eq!(t.len(), 2);
+    }
+
+    #[test]
+    fn a_string_found_by_address_is_checked_by_its_bytes() {
+        let mut t = StringTable::new(100);
+        let mut text = *b"warning";
+        assert!(matches!(
+            t.write_by_address(&text),
+            Lookup::Literal { takes_slot: true }
+        ));
+        assert!(matches!(t.write_by_address(&text), Lookup::Slot(0)));
+        // Other bytes at the same address (as when memory is reused): not
+        // the slot of the old text.
+        text[0] = b'W';
+        assert!(matches!(
+            t.write_by_address(&text),
+            Lookup::Literal { takes_slot: true }
+        ));
+        assert!(matches!(t.write_by_address(&text), Lookup::Slot(1)));
+        // The same text at another address, and a prefix at the same one.
+        let copy = text;
+        assert!(matches!(t.write_by_address(&copy), Lookup::Slot(1)));
+        assert!(matches!(
+            t.write_by_address(&text[..6]),
+            Lookup::Literal { takes_slot: true }
+        ));
+        assert!(matches!(t.write_by_address(&text[..6]), Lookup::Slot(2)));
+        // Found by address or by hash, a string has one slot.
+        assert!(matches!(
+            t.write(b"Warning", hash_bytes(b"Warning")),
+            Lookup::Slot(1)
+        ));
+        assert!(matches!(
+            t.write_by_address(b"x"),
+            Lookup::Literal { takes_slot: false }
+        ));
+        assert_eq!(t.len(), 3);
     }
 
     #[test]
