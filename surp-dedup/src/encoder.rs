@@ -149,6 +149,7 @@ const EXPLICIT: u32 = u32::MAX;
 /// drops what lies above it when it ends: a `Serialize` impl may drop a
 /// nested map without ending it (on an error it then ignores), and that
 /// map's state must not be taken for an enclosing one's.
+#[derive(Clone, Copy)]
 pub(crate) struct MapFrame {
     start: usize,
     ctx: u64,
@@ -493,7 +494,8 @@ impl Encoder {
         {
             return Ok(());
         }
-        self.map_key_other_str(frame, key)
+        *frame = self.map_key_other_str(*frame, key)?;
+        Ok(())
     }
 
     /// [`Encoder::map_key_str`] for a name known at compile time (a
@@ -508,13 +510,19 @@ impl Encoder {
         {
             return Ok(());
         }
-        self.map_key_other_str(frame, key)
+        *frame = self.map_key_other_str(*frame, key)?;
+        Ok(())
     }
 
     /// A string key that is not the next key of a shaped map: the map is
     /// or becomes explicit, and the key is written through the string table.
+    ///
+    /// The frame goes in and out by value: a frame whose address reached
+    /// this call would live in memory on the inline path too, and every
+    /// struct would store and reload it.
     #[inline(never)]
-    fn map_key_other_str(&mut self, frame: &mut MapFrame, key: &str) -> Result<()> {
+    fn map_key_other_str(&mut self, mut frame: MapFrame, key: &str) -> Result<MapFrame> {
+        let frame = &mut frame;
         self.make_explicit(frame)?;
         let hash = hash_bytes(key.as_bytes());
         let start = self.out.len();
@@ -532,7 +540,7 @@ impl Encoder {
                 text_len: key.len(),
             });
         }
-        Ok(())
+        Ok(*frame)
     }
 
     /// A key that is not written as a string: the map cannot be a shape.

@@ -30,6 +30,8 @@ struct Key {
     len: usize,
     /// [`head`] of its text.
     head: u64,
+    /// [`tail`] of its text.
+    tail: u64,
 }
 
 /// A key's first eight bytes (fewer, zero-padded, if it is shorter): with
@@ -60,14 +62,33 @@ macro_rules! key_at_is {
     ($table:expr, $at:expr, $key:expr) => {{
         let (table, at, key): (&ShapeTable, usize, &[u8]) = ($table, $at, $key);
         match table.keys.get(at) {
-            Some(&Key { len, head: h, .. }) => {
+            Some(&Key {
+                len,
+                head: h,
+                tail: t,
+                ..
+            }) => {
                 len == key.len()
                     && h == head(key)
-                    && (len <= 8 || same_bytes(&table.key_at(at)[8..], &key[8..]))
+                    && (len <= 8
+                        || (t == tail(key)
+                            && (len <= 16
+                                || same_bytes(&table.key_at(at)[8..len - 8], &key[8..len - 8]))))
             }
             None => false,
         }
     }};
+}
+
+/// A key's last eight bytes if it is longer than eight, else 0: with
+/// [`head`], the whole of a key of up to 16 bytes, so that most field names
+/// are checked without reading the table's copy of their text.
+#[inline]
+fn tail(key: &[u8]) -> u64 {
+    match key.len() {
+        0..=8 => 0,
+        n => u64::from_le_bytes(key[n - 8..].try_into().expect("8 bytes")),
+    }
 }
 
 pub(crate) struct ShapeTable {
@@ -128,8 +149,8 @@ impl ShapeTable {
     }
 
     /// Whether the key at position `at` among all shapes' keys is `key`:
-    /// lengths and first bytes first, the rest only if both are equal and
-    /// the key is longer than eight bytes.
+    /// lengths, first and last eight bytes first, the rest only if they are
+    /// equal and the key is longer than 16 bytes.
     #[inline]
     pub(crate) fn key_at_is(&self, at: usize, key: &[u8]) -> bool {
         key_at_is!(self, at, key)
@@ -186,6 +207,7 @@ impl ShapeTable {
                 start: self.arena.len(),
                 len: k.len(),
                 head: head(k),
+                tail: tail(k),
             });
             self.arena.extend_from_slice(k);
         }
