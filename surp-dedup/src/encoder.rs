@@ -417,8 +417,7 @@ impl Encoder {
     #[inline(always)]
     pub(crate) fn begin_map(&mut self, ctx: u64, len: Option<usize>) -> Result<MapFrame> {
         if let Some(n) = len
-            && let Some(shape) = self.predictions.get(prediction_key(ctx, n))
-            && let Some(keys) = self.shapes.referable(shape, n)
+            && let Some((shape, keys)) = self.predictions.get(prediction_key(ctx, n), n)
         {
             self.enter()?;
             let start = self.out.len();
@@ -746,8 +745,7 @@ impl Encoder {
                 self.shapes
                     .find(text, count, seq_hash, frame.shapes_at_start as usize)
             {
-                self.predictions
-                    .set(prediction_key(frame.ctx, count), shape);
+                self.predict(frame.ctx, count, shape);
                 if dedup::reference_is_shorter(shape as usize, explicit) {
                     self.wrote_reference = true;
                     return self.compact(frame, state, shape);
@@ -763,14 +761,21 @@ impl Encoder {
                     .shapes
                     .find(|i| keys[i], count, seq_hash, shape as usize + 1)
                     .unwrap_or(shape);
-                self.predictions
-                    .set(prediction_key(frame.ctx, count), canonical);
+                self.predict(frame.ctx, count, canonical);
             }
         }
         if state.declared.is_none() {
             self.close_gap(frame.start, Kind::Map, count, state.mark)?;
         }
         Ok(())
+    }
+
+    /// Records `shape`, of `count` keys, as the guess for maps of `count`
+    /// keys at context `ctx`, with what writing the guess needs.
+    fn predict(&mut self, ctx: u64, count: usize, shape: u32) {
+        let keys = self.shapes.referable(shape, count);
+        self.predictions
+            .set(prediction_key(ctx, count), count, shape, keys);
     }
 
     /// The bytes of value `i` of the map whose keys start at `keys_base`:
