@@ -213,7 +213,6 @@ impl StringTable {
         if s.len() < wire::str_ref_size(0) {
             return (Lookup::Literal { takes_slot: false }, None);
         }
-        let mut takes_slot = self.takes_slot(s.len());
         let arena = &self.arena;
         let hash = high_half(hash);
         let found = self.index.entry(
@@ -227,6 +226,9 @@ impl StringTable {
                 (Lookup::Slot(e.slot as usize), Some(e))
             }
             Slot::Vacant(v) => {
+                // `takes_slot`, with the table's fields borrowed one by one.
+                let mut takes_slot =
+                    !self.full && dedup::takes_slot(s.len(), self.slots, self.capacity);
                 if takes_slot && self.arena.len() + s.len() > u32::MAX as usize {
                     self.full = true;
                     takes_slot = false;
