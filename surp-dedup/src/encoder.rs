@@ -293,6 +293,7 @@ impl Encoder {
 
     // ---- arrays ----------------------------------------------------------
 
+    #[inline]
     pub(crate) fn begin_seq(&mut self, ctx: u64, len: Option<usize>) -> Result<SeqFrame> {
         self.enter()?;
         let start = self.out.len();
