@@ -7,7 +7,8 @@
 //! no context needs to be remembered exactly: an entry keeps 32 bits of it.
 //! The key count is kept exactly, and with it where the shape's keys start,
 //! so that a map predicted right is written without a lookup in the shape
-//! table (8 instructions fewer per struct, a dependent load less).
+//! table (a dependent load less per struct; mesh encode 3.1% fewer
+//! instructions).
 //!
 //! The cache starts small and grows with the document. A fixed cache of
 //! 4,096 entries was filled anew for every document, and that dominated the
@@ -215,8 +216,11 @@ mod tests {
         // Positions that do not fit the entry record no guess.
         p.set(key(4), 1, 0, Some(u32::MAX as usize));
         assert_eq!(p.get(key(4), 1), None);
+        let live = p.live;
         p.set(key(6), u32::MAX as usize + 1, 0, Some(1));
         assert_eq!(p.get(key(6), u32::MAX as usize + 1), None);
+        assert_eq!(p.live, live, "a count past 32 bits records nothing");
+        assert_eq!(p.get(key(6), 0), None);
     }
 
     #[test]
@@ -249,16 +253,18 @@ mod tests {
     #[test]
     fn growth_keeps_the_guesses_it_had() {
         let mut p = Predictions::new();
-        // Distinct entries of the first size, until the cache grows.
+        // Distinct entries of the first size, until the cache grows; tags
+        // whose index changes when the cache grows (bit 6 and up are set).
+        let tag = |n: u64| key(n * (FIRST_SLOTS as u64 + 1));
         let mut n = 0;
         while p.len() == FIRST_SLOTS {
-            set(&mut p, key(n), 100 + n as u32);
+            set(&mut p, tag(n), 100 + n as u32);
             n += 1;
         }
         // More than an eighth in use: the next guess grows it.
         assert_eq!(n as usize, FIRST_SLOTS / 8 + 2);
         for c in 0..n {
-            assert_eq!(get(&p, key(c)), Some(100 + c as u32), "context {c} moved");
+            assert_eq!(get(&p, tag(c)), Some(100 + c as u32), "context {c} moved");
         }
         assert_eq!(p.live, n as usize, "every entry is counted once");
     }

@@ -191,6 +191,10 @@ impl StringTable {
 
     #[inline(never)]
     fn write_and_hint(&mut self, s: &[u8], at: usize) -> Lookup {
+        if s.len() < wire::str_ref_size(0) {
+            // Never takes a slot: not worth a hash.
+            return Lookup::Literal { takes_slot: false };
+        }
         let (lookup, entry) = self.write_entry(s, hash_bytes(s));
         if let Some(e) = entry {
             if self.hints.is_empty() {

@@ -40,7 +40,7 @@ fn every_typed_dataset_encodes_as_its_dynamic_document() {
     }
 }
 
-#[derive(Serialize, Clone, Copy)]
+#[derive(Serialize, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Level {
     Debug,
     Warning,
@@ -52,7 +52,13 @@ enum Event {
     Unit,
     Newtype(Level),
     Tuple(Level, u8),
-    Struct { level: Level, code: u16 },
+    Struct {
+        level: Level,
+        // Field names of 9 to 16 bytes and of more than 16 (whose middle is
+        // compared with the shape's copy).
+        code_number: u16,
+        a_field_name_longer_than_sixteen_bytes: bool,
+    },
 }
 
 #[test]
@@ -69,7 +75,8 @@ fn repeated_variant_names_become_references_in_every_position() {
                 2 => Event::Tuple(level, i as u8),
                 _ => Event::Struct {
                     level,
-                    code: i as u16,
+                    code_number: i as u16,
+                    a_field_name_longer_than_sixteen_bytes: i % 3 == 0,
                 },
             }
         })
