@@ -261,7 +261,15 @@ impl Encoder {
 
     #[inline]
     fn write_str_hashed(&mut self, s: &str, hash: u64) -> Result<()> {
-        match self.strings.write(s.as_bytes(), hash) {
+        let found = self.strings.write(s.as_bytes(), hash);
+        self.write_found(s, found)
+    }
+
+    /// Writes `s` as the string table found it: a reference to its slot,
+    /// or a literal.
+    #[inline(always)]
+    fn write_found(&mut self, s: &str, found: Lookup) -> Result<()> {
+        match found {
             Lookup::Slot(slot) => {
                 self.wrote_reference = true;
                 wire::write_str_ref(&mut self.out, slot)
@@ -274,13 +282,8 @@ impl Encoder {
     /// the slot found by the name's address when it was written before.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn write_variant_name(&mut self, s: &'static str) -> Result<()> {
-        match self.strings.write_by_address(s.as_bytes()) {
-            Lookup::Slot(slot) => {
-                self.wrote_reference = true;
-                wire::write_str_ref(&mut self.out, slot)
-            }
-            Lookup::Literal { .. } => wire::write_str(&mut self.out, s),
-        }
+        let found = self.strings.write_by_address(s.as_bytes());
+        self.write_found(s, found)
     }
 
     /// The size of `key` written now: a reference if it has a slot.
@@ -480,15 +483,7 @@ impl Encoder {
     /// (out of line).
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn map_key_str(&mut self, frame: &mut MapFrame, key: &str) -> Result<()> {
-        if frame.written < frame.key_count
-            && self
-                .shapes
-                .key_at_is(frame.keys + frame.written, key.as_bytes())
-        {
-            return Ok(());
-        }
-        *frame = self.map_key_other_str(*frame, key)?;
-        Ok(())
+        self.map_key_checked(frame, key, ShapeTable::key_at_is)
     }
 
     /// [`Encoder::map_key_str`] for a name known at compile time (a
@@ -504,10 +499,20 @@ impl Encoder {
     /// would then claim the old name. The bytes are always compared.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn map_key_name(&mut self, frame: &mut MapFrame, key: &'static str) -> Result<()> {
+        self.map_key_checked(frame, key, ShapeTable::key_at_is_inline)
+    }
+
+    /// The body of both: `is_key` is the shape table's check of the next
+    /// key, which the caller chooses inline or not.
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn map_key_checked(
+        &mut self,
+        frame: &mut MapFrame,
+        key: &str,
+        is_key: fn(&ShapeTable, usize, &[u8]) -> bool,
+    ) -> Result<()> {
         if frame.written < frame.key_count
-            && self
-                .shapes
-                .key_at_is_inline(frame.keys + frame.written, key.as_bytes())
+            && is_key(&self.shapes, frame.keys + frame.written, key.as_bytes())
         {
             return Ok(());
         }

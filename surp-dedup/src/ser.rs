@@ -212,7 +212,9 @@ impl<'a> ser::Serializer for Serializer<'a> {
     // that path, down to `Encoder::begin_map`, goes inline in the derived
     // `Serialize`, so that its frame lives in registers instead of being
     // returned through memory (not in debug builds, whose frames would grow
-    // past the depth tests' stack).
+    // past the depth tests' stack). It repeats `serialize_map`'s body rather
+    // than share it: with both calling one forced-inline helper, the value
+    // suite's citm_catalog encode took 1.0% more instructions.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn serialize_struct(mut self, _name: &'static str, len: usize) -> Result<MapCompound<'a>> {
         self.non_string()?;
