@@ -281,8 +281,13 @@ impl Error {
 
     #[cold]
     pub(crate) fn with_hint(mut self, hint: &'static str) -> Error {
-        self.0.hint = Some(hint);
+        self.set_hint(hint);
         self
+    }
+
+    #[cold]
+    pub(crate) fn set_hint(&mut self, hint: &'static str) {
+        self.0.hint = Some(hint);
     }
 
     /// Places an error that has no position yet (a serde message) at `offset`.

@@ -44,6 +44,7 @@ pub struct Options {
     pub(crate) max_dedup_shapes: usize,
     pub(crate) expansion_ratio: usize,
     pub(crate) expansion_base: usize,
+    pub(crate) positional_structs: bool,
 }
 
 /// How deep the path-tracking second decode of a failed
@@ -87,6 +88,7 @@ impl Options {
             max_dedup_shapes: DEFAULT_MAX_DEDUP_SHAPES,
             expansion_ratio: DEFAULT_EXPANSION_RATIO,
             expansion_base: DEFAULT_EXPANSION_BASE,
+            positional_structs: true,
         }
     }
 
@@ -175,6 +177,30 @@ impl Options {
     /// (default 2^16). References past it are errors.
     pub const fn max_dedup_shapes(mut self, shapes: usize) -> Options {
         self.max_dedup_shapes = shapes;
+        self
+    }
+
+    /// Whether a deduplicated document's struct may be handed to its
+    /// visitor as a sequence (default: yes).
+    ///
+    /// When `deserialize_struct` meets a shape reference whose keys are
+    /// exactly the struct's `fields`, in order, the decoder calls the
+    /// visitor's `visit_seq` with the values, so that no key is matched
+    /// against the field names. Derived `Deserialize` impls (and serde's
+    /// own, such as `Duration`) accept both a sequence and a map, and
+    /// decode the same value either way; `visit_seq` then costs less than
+    /// `visit_map`. A hand-written visitor that implements only `visit_map`
+    /// needs this turned off: its error says so. Plain documents, and
+    /// explicit maps in deduplicated ones, always go to `visit_map`.
+    ///
+    /// ```
+    /// // For a hand-written `Deserialize` whose visitor has no `visit_seq`.
+    /// let opts = surp::Options::new().positional_structs(false);
+    /// # let bytes = surp::to_vec(&(1u8, 2u8)).unwrap();
+    /// # let _: (u8, u8) = opts.from_slice(&bytes).unwrap();
+    /// ```
+    pub const fn positional_structs(mut self, on: bool) -> Options {
+        self.positional_structs = on;
         self
     }
 

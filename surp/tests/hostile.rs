@@ -591,6 +591,40 @@ fn recursive_types_at_the_depth_limit_decode_and_one_more_fails_on_a_small_stack
     });
 }
 
+#[test]
+fn structs_read_by_position_nest_to_the_depth_limit_on_a_small_stack() {
+    // A deduplicated array of two `Linked` chains: the first, `{"next":
+    // null}`, registers shape 0 (`["next"]`, the field list of `Linked`);
+    // the second is `levels` references to it, each read by position.
+    fn doc(levels: usize) -> Vec<u8> {
+        let mut input = vec![wire::DEDUP_MARKER, wire::FIXARRAY | 2];
+        input.extend(keyed("next"));
+        input.push(wire::NULL);
+        input.extend(std::iter::repeat_n(wire::FIXSHAPE, levels));
+        input.push(wire::NULL);
+        input
+    }
+    common::on_stack_of(SMALL_STACK_KIB, || {
+        // The array is one level.
+        let at_limit = doc(DEFAULT_MAX_DEPTH - 1);
+        for opts in [Options::new(), Options::new().positional_structs(false)] {
+            for result in both::<Vec<Linked>>(&opts, &at_limit) {
+                result.unwrap_or_else(|e| panic!("{e}"));
+            }
+            let over = doc(DEFAULT_MAX_DEPTH);
+            for result in both::<Vec<Linked>>(&opts, &over) {
+                let err = error_within(result, &over);
+                assert_eq!(
+                    *err.kind(),
+                    ErrorKind::DepthLimitExceeded(DEFAULT_MAX_DEPTH)
+                );
+                // The reference that opens one level too many.
+                assert_eq!(err.offset(), Some(9 + DEFAULT_MAX_DEPTH - 1));
+            }
+        }
+    });
+}
+
 /// An `io::Read` that notes the deepest stack address it is called from: the
 /// decoder reads from it at every level, so this measures the decoder itself.
 struct StackProbe<'a> {

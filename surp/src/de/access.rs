@@ -73,6 +73,34 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             .map(|(value, _)| value)
     }
 
+    /// A struct whose values are handed to its visitor as a sequence of
+    /// `len`, in the order of its fields (see `visit_struct_shape`). Like
+    /// [`visit_struct`](Self::visit_struct), it reserves no size hint.
+    #[inline]
+    pub(super) fn visit_positional<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let hint = self.open(start, 0)?;
+        let mut access = FieldValues {
+            de: self,
+            left: len,
+        };
+        let mut result = visitor.visit_seq(Entries(&mut access));
+        let left = access.left;
+        // The hint is added in place: the value a visitor returns is not
+        // moved on its way out (a small struct, written field by field and
+        // copied by wider loads, once stalled here).
+        if let Err(e) = &mut result
+            && left == len
+        {
+            positional_hint(e);
+        }
+        self.close(start, hint, result, left)
+    }
+
     /// Visits a map of `len` entries whose keys `keys` reads, between
     /// `open` and `close`; gives `keys` back with what it learned.
     #[inline]
@@ -138,6 +166,22 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             dict.end_explicit_map(mark, &shape);
         }
         Ok(value)
+    }
+}
+
+/// An error from a struct's visitor that took no value of a positional
+/// struct: if it refused a sequence (a hand-written visitor with no
+/// `visit_seq`), says why it got one and how to turn that off.
+#[cold]
+fn positional_hint(e: &mut Error) {
+    if let ErrorKind::Message(msg) = e.kind()
+        && msg.starts_with("invalid type: sequence")
+    {
+        e.set_hint(
+            "a deduplicated document hands a struct whose keys are its fields, \
+             in order, to `visit_seq`: implement it, or decode with \
+             `Options::positional_structs(false)`",
+        );
     }
 }
 
@@ -464,6 +508,46 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for Entries<'_, SeqAccess<'_, R>> {
 
     fn size_hint(&self) -> Option<usize> {
         self.0.size_hint()
+    }
+}
+
+/// The values of a struct visited positionally, in the order of its fields.
+///
+/// A type of its own rather than [`SeqAccess`], so that a struct visitor's
+/// `visit_seq` for it has one caller (`visit_positional`), and is inlined
+/// there as its `visit_map` is into the map paths; shared with arrays, it
+/// stayed out of line and returned each struct through memory.
+struct FieldValues<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for Entries<'_, FieldValues<'_, R>> {
+    type Error = Error;
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let access = &mut *self.0;
+        if access.left == 0 {
+            return Ok(None);
+        }
+        access.left -= 1;
+        let start = access.de.offset();
+        // As for a map's values: an error raised after the value was read
+        // is placed at the value's start.
+        seed.deserialize(&mut *access.de)
+            .map(Some)
+            .map_err(|e| e.at(start))
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        self.next_element_seed(PhantomData)
+    }
+
+    /// None: a struct reserves no size hint.
+    fn size_hint(&self) -> Option<usize> {
+        None
     }
 }
 

@@ -366,9 +366,12 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
             return self.visit_struct(start, Kind::Map.inline_len(tag), fields, visitor);
         }
         // In a deduplicated document of records, nearly every struct after
-        // the first few is a one-byte shape reference.
-        if (wire::FIXSHAPE..=wire::FIXSHAPE_LAST).contains(&tag) {
-            return self.visit_shape(start, tag, visitor);
+        // the first few is a shape reference: of one byte for the first
+        // shapes, of two or three for the rest.
+        if (wire::FIXSHAPE..=wire::FIXSHAPE_LAST).contains(&tag)
+            || (wire::SHAPE_REF1..=wire::SHAPE_REF2).contains(&tag)
+        {
+            return self.visit_struct_shape(start, tag, fields, visitor);
         }
         self.any_tag(start, tag, visitor)
     }

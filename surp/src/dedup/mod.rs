@@ -23,7 +23,7 @@
 
 mod tables;
 
-pub(crate) use tables::Dictionary;
+pub(crate) use tables::{Dictionary, FieldsSeen};
 
 use crate::wire;
 

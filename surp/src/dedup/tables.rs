@@ -23,12 +23,35 @@ pub(crate) struct Shape {
     pub(crate) expansion: usize,
 }
 
+/// The field list a shape was last compared with, and whether its keys
+/// were those fields, in order (see [`Dictionary::fields_seen`]).
+///
+/// A `&'static` slice is never freed or changed, so a list at the same
+/// address with the same length is the same list: the comparison of its
+/// names with the shape's keys stays true for the rest of the document.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct FieldsSeen {
+    pub(crate) fields: &'static [&'static str],
+    pub(crate) equal: bool,
+}
+
+impl FieldsSeen {
+    /// Whether `fields` is the list this entry was compared with.
+    #[inline]
+    pub(crate) fn is(&self, fields: &'static [&'static str]) -> bool {
+        self.fields.as_ptr() == fields.as_ptr() && self.fields.len() == fields.len()
+    }
+}
+
 /// The string and shape tables of one deduplicated document.
 #[derive(Debug)]
 pub(crate) struct Dictionary {
     strings: Vec<Span>,
     string_limit: usize,
     shapes: Vec<Shape>,
+    /// Per shape, the struct fields it was last compared with; grows with
+    /// `shapes`, one entry each.
+    fields_seen: Vec<FieldsSeen>,
     shape_keys: Vec<Span>,
     shape_limit: usize,
     /// Keys of the explicit maps being decoded, innermost last.
@@ -44,6 +67,7 @@ impl Dictionary {
             strings: Vec::with_capacity(32),
             string_limit: string_table_limit(string_limit),
             shapes: Vec::with_capacity(16),
+            fields_seen: Vec::with_capacity(16),
             shape_keys: Vec::with_capacity(64),
             shape_limit: shape_table_limit(shape_limit),
             pending_keys: Vec::with_capacity(16),
@@ -92,6 +116,19 @@ impl Dictionary {
         self.shape_keys[at as usize]
     }
 
+    /// The keys of shape `index`, which exists.
+    pub(crate) fn shape_keys(&self, index: u32) -> &[Span] {
+        let shape = self.shapes[index as usize];
+        &self.shape_keys[shape.first as usize..][..shape.count as usize]
+    }
+
+    /// What shape `index`, which exists, was last compared with: the
+    /// decoder's cache for handing a struct its fields by position.
+    #[inline]
+    pub(crate) fn fields_seen(&mut self, index: u32) -> &mut FieldsSeen {
+        &mut self.fields_seen[index as usize]
+    }
+
     /// Where the keys of a new explicit map start on the pending stack.
     #[inline]
     pub(crate) fn pending_mark(&self) -> usize {
@@ -114,6 +151,13 @@ impl Dictionary {
                 expansion: keys.iter().map(|k| k.len + 2).sum(),
             });
             self.shape_keys.extend_from_slice(keys);
+            // Compared with nothing yet. Should a struct with no fields
+            // pass an empty list at this one's address, it is told "not
+            // equal" and reads the shape as a map, which is always right.
+            self.fields_seen.push(FieldsSeen {
+                fields: &[],
+                equal: false,
+            });
         }
         self.pending_keys.truncate(mark);
     }
