@@ -192,6 +192,24 @@ fn size_hint(reserved: usize, left: usize) -> Option<usize> {
     (reserved > 0).then(|| reserved.min(left))
 }
 
+/// The next of `left` more items of a sequence (an array, or a struct's
+/// values by position), read with `seed`.
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn next_item<'de, R: Read<'de>, T: DeserializeSeed<'de>>(
+    de: &mut Deserializer<R>,
+    left: &mut usize,
+    seed: T,
+) -> Result<Option<T::Value>> {
+    if *left == 0 {
+        return Ok(None);
+    }
+    *left -= 1;
+    let start = de.offset();
+    // An error raised after the item was read (an untagged enum that
+    // matched no variant) is placed at the item's start.
+    seed.deserialize(de).map(Some).map_err(|e| e.at(start))
+}
+
 struct SeqAccess<'a, R> {
     de: &'a mut Deserializer<R>,
     left: usize,
@@ -204,16 +222,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        let start = self.de.offset();
-        // An error raised after the element was read (an untagged enum
-        // that matched no variant) is placed at the element's start.
-        seed.deserialize(&mut *self.de)
-            .map(Some)
-            .map_err(|e| e.at(start))
+        next_item(self.de, &mut self.left, seed)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -528,16 +537,7 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for Entries<'_, FieldValues<'_, R>> {
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
         let access = &mut *self.0;
-        if access.left == 0 {
-            return Ok(None);
-        }
-        access.left -= 1;
-        let start = access.de.offset();
-        // As for a map's values: an error raised after the value was read
-        // is placed at the value's start.
-        seed.deserialize(&mut *access.de)
-            .map(Some)
-            .map_err(|e| e.at(start))
+        next_item(access.de, &mut access.left, seed)
     }
 
     #[cfg_attr(not(debug_assertions), inline(always))]
