@@ -363,3 +363,22 @@ fn positional_structs_borrow_their_strings() {
     let range = bytes.as_ptr_range();
     assert!(decoded.iter().all(|r| range.contains(&r.name.as_ptr())));
 }
+
+#[test]
+fn an_error_in_a_struct_read_by_position_names_the_field() {
+    #[derive(Serialize)]
+    struct NamedY {
+        x: i32,
+        y: &'static str,
+    }
+    // The second struct is a reference to the first one's shape, and its
+    // `y` is not a number.
+    let bytes = surp_dedup::to_vec(&(Point { x: 1, y: 2 }, NamedY { x: 3, y: "four" })).unwrap();
+    let err = on().from_slice::<(Point, Point)>(&bytes).unwrap_err();
+    assert_eq!(err.path(), Some("[1].y"), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with("invalid type: string \"four\", expected i32 at byte "),
+        "{err}"
+    );
+}

@@ -234,6 +234,10 @@ impl Options {
             // offsets differ, below).
             let mut opts = self.clone();
             opts.max_depth = opts.max_depth.min(PATH_DEPTH);
+            // Structs read as maps, so the path names their fields (read by
+            // position, a field is only its index); the values are read in
+            // the same order either way, so the failure is at the same byte.
+            opts.positional_structs = false;
             let mut de = Deserializer::from_slice_with_options(input, opts);
             let mut track = serde_path_to_error::Track::new();
             let again = T::deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
