@@ -193,6 +193,12 @@ impl Options {
     /// needs this turned off: its error says so. Plain documents, and
     /// explicit maps in deduplicated ones, always go to `visit_map`.
     ///
+    /// A struct read by position is a sequence to serde, so a wrapper that
+    /// tracks paths itself (such as `serde_path_to_error`) names its fields
+    /// by index. The path of an error from [`from_slice`](Self::from_slice)
+    /// ([`Error::path`]) still names them: the decode that finds it reads
+    /// structs as maps.
+    ///
     /// ```
     /// // For a hand-written `Deserialize` whose visitor has no `visit_seq`.
     /// let opts = surp::Options::new().positional_structs(false);
