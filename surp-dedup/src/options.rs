@@ -71,6 +71,16 @@ impl Options {
         self
     }
 
+    /// Whether the decoder may hand a struct its values by position
+    /// (default: yes); see
+    /// [`surp::Options::positional_structs`](surp::Options::positional_structs).
+    /// Turn it off for a hand-written `Deserialize` whose visitor has no
+    /// `visit_seq`.
+    pub fn positional_structs(mut self, on: bool) -> Options {
+        self.decode = self.decode.positional_structs(on);
+        self
+    }
+
     fn decoder(&self) -> surp::Options {
         self.decode
             .clone()

@@ -51,6 +51,19 @@ fn every_typed_dataset_decodes_the_same_positionally() {
     }
 }
 
+#[test]
+fn serde_s_own_structs_decode_the_same_positionally() {
+    let spans: Vec<(std::time::Duration, std::ops::Range<u32>)> = (0..10)
+        .map(|i| {
+            (
+                std::time::Duration::new(i, 7 * i as u32),
+                i as u32..2 * i as u32,
+            )
+        })
+        .collect();
+    decodes_as(&surp_dedup::to_vec(&spans).unwrap(), &spans);
+}
+
 fn default_flag() -> bool {
     true
 }
@@ -148,7 +161,9 @@ struct PointYx {
 #[test]
 fn one_shape_read_as_structs_with_other_fields() {
     // The same shape alternates between types whose field lists are, and
-    // are not, its keys: the cached comparison must follow the list.
+    // are not, its keys: the cached comparison must follow the list. The
+    // two lists of two names are neighbours, so a cache that compared
+    // lengths only would hand `PointYx` its values in the wrong order.
     let pairs: Vec<(Point, Point, Point)> = (0..10)
         .map(|i| {
             let p = Point { x: i, y: -i };
@@ -156,12 +171,12 @@ fn one_shape_read_as_structs_with_other_fields() {
         })
         .collect();
     let bytes = surp_dedup::to_vec(&pairs).unwrap();
-    let expected: Vec<(Point, PointZ, PointYx)> = (0..10)
+    let expected: Vec<(Point, PointYx, PointZ)> = (0..10)
         .map(|i| {
             (
                 Point { x: i, y: -i },
-                PointZ { x: i, y: -i, z: 0 },
                 PointYx { y: -i, x: i },
+                PointZ { x: i, y: -i, z: 0 },
             )
         })
         .collect();
@@ -327,7 +342,7 @@ fn a_visitor_without_visit_seq_gets_an_error_that_says_what_to_do() {
         "{message}"
     );
     assert!(
-        message.ends_with("`Options::positional_structs(false)`)"),
+        message.ends_with("`surp::Options::new().positional_structs(false)`)"),
         "{message}"
     );
     let err = on().from_reader::<_, Vec<MapOnly>>(&bytes[..]).unwrap_err();
@@ -381,4 +396,87 @@ fn an_error_in_a_struct_read_by_position_names_the_field() {
             .starts_with("invalid type: string \"four\", expected i32 at byte "),
         "{err}"
     );
+}
+
+#[test]
+fn a_field_and_its_alias_both_present_are_an_error_either_way() {
+    /// `Aliased` as read: serde lists its fields as `label`, `name`,
+    /// `count` (a field's names sorted), so these keys equal them.
+    #[derive(Serialize)]
+    struct Both {
+        label: &'static str,
+        name: &'static str,
+        count: u16,
+    }
+    let both: Vec<Both> = (0..3)
+        .map(|i| Both {
+            label: "l",
+            name: "n",
+            count: i,
+        })
+        .collect();
+    let bytes = surp_dedup::to_vec(&both).unwrap();
+    let err = off().from_slice::<Vec<Aliased>>(&bytes).unwrap_err();
+    assert!(
+        err.to_string().starts_with("duplicate field `name`"),
+        "{err}"
+    );
+    // By position the second record's visitor reads `label` as the name
+    // and "n" as the count; either way it is an error, never a value.
+    assert!(on().from_slice::<Vec<Aliased>>(&bytes).is_err());
+}
+
+#[test]
+fn a_shape_referenced_with_two_bytes_is_read_by_position_too() {
+    // Eight one-key maps take shapes 0-7, so the points' shape is 8, whose
+    // references are `f6 08`.
+    let fillers: Vec<std::collections::BTreeMap<String, u8>> = (0..8)
+        .map(|i| [(format!("k{i}"), i)].into_iter().collect())
+        .collect();
+    let points: Vec<Point> = (0..4).map(|i| Point { x: i, y: 10 * i }).collect();
+    let bytes = surp_dedup::to_vec(&(&fillers, &points)).unwrap();
+    assert!(bytes.windows(2).any(|w| w == [0xf6, 8]));
+    seen();
+    let (_, probes): (serde::de::IgnoredAny, Vec<Probe>) = on().from_slice(&bytes).unwrap();
+    assert_eq!(probes, (0..4).map(|i| Probe(i, 10 * i)).collect::<Vec<_>>());
+    assert_eq!(seen(), ["map", "seq", "seq", "seq"]);
+}
+
+#[test]
+fn a_struct_whose_name_starts_with_a_dollar_is_always_a_map() {
+    /// A format's private struct: a hand-written visitor for maps only.
+    #[derive(Debug)]
+    struct Private(i32);
+    impl<'de> Deserialize<'de> for Private {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct V;
+            impl<'de> Visitor<'de> for V {
+                type Value = Private;
+                fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                    f.write_str("a private struct")
+                }
+                fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Private, A::Error> {
+                    let (_, v) = map
+                        .next_entry::<String, i32>()?
+                        .ok_or_else(|| de::Error::invalid_length(0, &self))?;
+                    Ok(Private(v))
+                }
+            }
+            d.deserialize_struct("$__private", &["$__private"], V)
+        }
+    }
+    #[derive(Serialize)]
+    struct Wire {
+        #[serde(rename = "$__private")]
+        value: i32,
+    }
+    let wire: Vec<Wire> = (0..3).map(|value| Wire { value }).collect();
+    let bytes = surp_dedup::to_vec(&wire).unwrap();
+    let values: Vec<i32> = on()
+        .from_slice::<Vec<Private>>(&bytes)
+        .unwrap()
+        .iter()
+        .map(|p| p.0)
+        .collect();
+    assert_eq!(values, [0, 1, 2]);
 }

@@ -23,7 +23,8 @@ struct ErrorImpl {
     /// Where in the value the error was found (`orders[3].email`), when a
     /// slice decode could tell.
     path: Option<String>,
-    /// A hint about the input as a whole, such as that it looks like JSON.
+    /// A hint about what may have caused the error, such as that the input
+    /// looks like JSON.
     hint: Option<&'static str>,
 }
 

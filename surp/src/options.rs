@@ -186,12 +186,20 @@ impl Options {
     /// When `deserialize_struct` meets a shape reference whose keys are
     /// exactly the struct's `fields`, in order, the decoder calls the
     /// visitor's `visit_seq` with the values, so that no key is matched
-    /// against the field names. Derived `Deserialize` impls (and serde's
-    /// own, such as `Duration`) accept both a sequence and a map, and
-    /// decode the same value either way; `visit_seq` then costs less than
-    /// `visit_map`. A hand-written visitor that implements only `visit_map`
-    /// needs this turned off: its error says so. Plain documents, and
-    /// explicit maps in deduplicated ones, always go to `visit_map`.
+    /// against the field names. `visit_seq` then gets exactly
+    /// `fields.len()` values, in the order of `fields`. Derived
+    /// `Deserialize` impls (and serde's own, such as `Duration`) accept both
+    /// a sequence and a map, and decode what serde wrote the same way
+    /// either way; `visit_seq` costs less than `visit_map`. Plain
+    /// documents, explicit maps in deduplicated ones, and structs whose
+    /// name starts with `$` (a format's private type, such as toml's
+    /// datetime) always go to `visit_map`.
+    ///
+    /// Turn this off for a hand-written visitor that implements only
+    /// `visit_map`, or whose `visit_seq` does not read one value per field
+    /// in the order of `fields`. Such a visitor decodes the first record of
+    /// a deduplicated document (an explicit map) and fails on the next ones
+    /// (shape references); the error names this option.
     ///
     /// A struct read by position is a sequence to serde, so a wrapper that
     /// tracks paths itself (such as `serde_path_to_error`) names its fields

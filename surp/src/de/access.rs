@@ -73,34 +73,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             .map(|(value, _)| value)
     }
 
-    /// A struct whose values are handed to its visitor as a sequence of
-    /// `len`, in the order of its fields (see `visit_struct_shape`). Like
-    /// [`visit_struct`](Self::visit_struct), it reserves no size hint.
-    #[inline]
-    pub(super) fn visit_positional<V: Visitor<'de>>(
-        &mut self,
-        start: usize,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value> {
-        let hint = self.open(start, 0)?;
-        let mut access = FieldValues {
-            de: self,
-            left: len,
-        };
-        let mut result = visitor.visit_seq(Entries(&mut access));
-        let left = access.left;
-        // The hint is added in place: the value a visitor returns is not
-        // moved on its way out (a small struct, written field by field and
-        // copied by wider loads, once stalled here).
-        if let Err(e) = &mut result
-            && left == len
-        {
-            positional_hint(e);
-        }
-        self.close(start, hint, result, left)
-    }
-
     /// Visits a map of `len` entries whose keys `keys` reads, between
     /// `open` and `close`; gives `keys` back with what it learned.
     #[inline]
@@ -169,22 +141,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     }
 }
 
-/// An error from a struct's visitor that took no value of a positional
-/// struct: if it refused a sequence (a hand-written visitor with no
-/// `visit_seq`), says why it got one and how to turn that off.
-#[cold]
-fn positional_hint(e: &mut Error) {
-    if let ErrorKind::Message(msg) = e.kind()
-        && msg.starts_with("invalid type: sequence")
-    {
-        e.set_hint(
-            "a deduplicated document hands a struct whose keys are its fields, \
-             in order, to `visit_seq`: implement it, or decode with \
-             `Options::positional_structs(false)`",
-        );
-    }
-}
-
 /// The hint a collection gives its visitor: what it reserved from the
 /// budget, never more than the items left; none if it reserved nothing.
 #[inline]
@@ -195,7 +151,7 @@ fn size_hint(reserved: usize, left: usize) -> Option<usize> {
 /// The next of `left` more items of a sequence (an array, or a struct's
 /// values by position), read with `seed`.
 #[cfg_attr(not(debug_assertions), inline(always))]
-fn next_item<'de, R: Read<'de>, T: DeserializeSeed<'de>>(
+pub(super) fn next_item<'de, R: Read<'de>, T: DeserializeSeed<'de>>(
     de: &mut Deserializer<R>,
     left: &mut usize,
     seed: T,
@@ -472,7 +428,7 @@ impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for MapAccess<'_, R, K> {
 /// inline, it cost the value suite 4-6% more instructions. Not forced in
 /// unoptimised builds, whose frames it would make too large for the depth
 /// limit on a small stack.
-struct Entries<'b, A>(&'b mut A);
+pub(super) struct Entries<'b, A>(pub(super) &'b mut A);
 
 impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for Entries<'_, MapAccess<'_, R, K>> {
     type Error = Error;
@@ -517,37 +473,6 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for Entries<'_, SeqAccess<'_, R>> {
 
     fn size_hint(&self) -> Option<usize> {
         self.0.size_hint()
-    }
-}
-
-/// The values of a struct visited positionally, in the order of its fields.
-///
-/// A type of its own rather than [`SeqAccess`], so that a struct visitor's
-/// `visit_seq` for it has one caller (`visit_positional`), and is inlined
-/// there as its `visit_map` is into the map paths; shared with arrays, it
-/// stayed out of line and returned each struct through memory.
-struct FieldValues<'a, R> {
-    de: &'a mut Deserializer<R>,
-    left: usize,
-}
-
-impl<'de, R: Read<'de>> de::SeqAccess<'de> for Entries<'_, FieldValues<'_, R>> {
-    type Error = Error;
-
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        let access = &mut *self.0;
-        next_item(access.de, &mut access.left, seed)
-    }
-
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
-        self.next_element_seed(PhantomData)
-    }
-
-    /// None: a struct reserves no size hint.
-    fn size_hint(&self) -> Option<usize> {
-        None
     }
 }
 

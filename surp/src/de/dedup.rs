@@ -6,10 +6,12 @@
 //! they hold to serde. None of it runs for a plain document.
 
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
-use serde::de::{DeserializeSeed, Visitor};
+use std::marker::PhantomData;
+
+use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::access::{AnyKeys, EnumAccess, KeyStr, KeyText, Keys};
+use super::access::{AnyKeys, Entries, EnumAccess, KeyStr, KeyText, Keys, next_item};
 use super::utf8::utf8;
 use crate::dedup::{FieldsSeen, ShapeCandidate};
 use crate::error::{Error, ErrorKind, Result};
@@ -246,6 +248,51 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             .map(|(value, _)| value)
     }
 
+    /// A struct whose values are handed to its visitor as a sequence of
+    /// `len`, in the order of its fields (see `visit_struct_shape`). Like
+    /// [`visit_struct`](Self::visit_struct), it reserves no size hint.
+    #[inline]
+    fn visit_positional<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value> {
+        let hint = self.open(start, 0)?;
+        let mut access = FieldValues {
+            de: self,
+            left: len,
+        };
+        let result = visitor.visit_seq(Entries(&mut access));
+        let left = access.left;
+        if result.is_err() || left != 0 {
+            return self.positional_failed(start, hint, result, left, len);
+        }
+        // Failures take a cold path. Closing first and adding the hint
+        // after it, on this path, cost every typed dataset 1-2% more
+        // instructions.
+        self.close(start, hint, result, 0)
+    }
+
+    /// [`visit_positional`](Self::visit_positional) for a visitor that
+    /// failed or left values: closes the struct and adds the hint.
+    #[cold]
+    #[inline(never)]
+    fn positional_failed<T>(
+        &mut self,
+        start: usize,
+        hint: usize,
+        result: Result<T>,
+        left: usize,
+        len: usize,
+    ) -> Result<T> {
+        let mut result = self.close(start, hint, result, left);
+        if let Err(e) = &mut result {
+            positional_hint(e, left == len);
+        }
+        result
+    }
+
     /// Are the keys of shape `index` (which exists) `fields`, in order?
     #[inline]
     fn shape_is_fields(&mut self, index: u32, fields: &'static [&'static str]) -> bool {
@@ -362,6 +409,63 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             },
             start,
         )
+    }
+}
+
+/// An error from a struct read by position: if its visitor refused a
+/// sequence (a hand-written visitor with no `visit_seq`; it took no value,
+/// `took_none`) or read fewer values than the struct has fields, says why
+/// it got one and how to turn that off. The `TrailingItems` check is also
+/// what keeps a struct holding both a field's name and its alias (serde
+/// lists both among the fields, so its keys can equal them) from decoding
+/// into a wrong value: its visitor reads one value per field, fewer than
+/// the keys, and the rest is an error, as "duplicate field" is for a map.
+#[cold]
+fn positional_hint(e: &mut Error, took_none: bool) {
+    let refused = match e.kind() {
+        ErrorKind::Message(msg) => took_none && msg.starts_with("invalid type: sequence"),
+        ErrorKind::TrailingItems(_) => true,
+        _ => false,
+    };
+    if refused {
+        e.set_hint(
+            "a deduplicated document hands a struct whose keys are its fields, \
+             in order, to `visit_seq`, one value per field; for a visitor that \
+             cannot take them so, decode with \
+             `surp::Options::new().positional_structs(false)`",
+        );
+    }
+}
+
+/// The values of a struct visited positionally, in the order of its fields.
+///
+/// A type of its own rather than the arrays' `SeqAccess`, so that a
+/// struct visitor's `visit_seq` for it has one caller (`visit_positional`),
+/// and is inlined there as its `visit_map` is into the map paths; shared
+/// with arrays, it stayed out of line and returned each struct through
+/// memory.
+struct FieldValues<'a, R> {
+    de: &'a mut Deserializer<R>,
+    left: usize,
+}
+
+impl<'de, R: Read<'de>> de::SeqAccess<'de> for Entries<'_, FieldValues<'_, R>> {
+    type Error = Error;
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        let access = &mut *self.0;
+        next_item(access.de, &mut access.left, seed)
+    }
+
+    #[cfg_attr(not(debug_assertions), inline(always))]
+    fn next_element<T: de::Deserialize<'de>>(&mut self) -> Result<Option<T>> {
+        self.next_element_seed(PhantomData)
+    }
+
+    /// None: a struct reserves no size hint.
+    fn size_hint(&self) -> Option<usize> {
+        None
     }
 }
 
