@@ -249,8 +249,9 @@ impl Options {
             let mut opts = self.clone();
             opts.max_depth = opts.max_depth.min(PATH_DEPTH);
             // Structs read as maps, so the path names their fields (read by
-            // position, a field is only its index); the values are read in
-            // the same order either way, so the failure is at the same byte.
+            // position, a field is only its index). A derived visitor reads
+            // the values in the same order either way; as for any second
+            // pass, the path is kept only if it fails at the same byte.
             opts.positional_structs = false;
             let mut de = Deserializer::from_slice_with_options(input, opts);
             let mut track = serde_path_to_error::Track::new();

@@ -151,9 +151,8 @@ impl Dictionary {
                 expansion: keys.iter().map(|k| k.len + 2).sum(),
             });
             self.shape_keys.extend_from_slice(keys);
-            // Compared with nothing yet. Should a struct with no fields
-            // pass an empty list at this one's address, it is told "not
-            // equal" and reads the shape as a map, which is always right.
+            // Compared with nothing yet: a shape has at least one key, so
+            // no list that could equal it has this one's length (none).
             self.fields_seen.push(FieldsSeen {
                 fields: &[],
                 equal: false,
