@@ -100,7 +100,10 @@ const METHODOLOGY: Methodology = Methodology {
                     (surp_dedup: surp_dedup::append_to_vec); the Vec is cleared (capacity kept) \
                     before every encode, so timed encodes never grow it",
     decode: "from a slice holding the format's encoding; the clock stops before the decoded \
-             value is dropped",
+             value is dropped. After the drop, outside the clock, the harness allocates and \
+             frees one 4 KiB block, so that the free work glibc's allocator defers to its next \
+             large request (merging its fast bins) is not timed as part of the next run; the \
+             roundtrip's drop is followed by the same",
     order: "per dataset: warm-up runs of every operation per format; then each timed \
             iteration runs encode, decode and roundtrip in turn, each round-robin over the formats; \
             the format that goes first rotates from one iteration to the next",
@@ -136,7 +139,8 @@ const TYPED_METHODOLOGY: Methodology = Methodology {
                     (bitcode::serialize) always returns a new Vec, so its encode time includes \
                     that allocation",
     decode: "owned decode into the dataset's Rust type (String fields) from a slice holding the \
-             format's encoding; the clock stops before the value is dropped",
+             format's encoding; the clock stops before the value is dropped, and after the \
+             drop one 4 KiB block is allocated and freed, untimed, as in the value suite",
     protobuf: "prost with one derived message type per dataset type (no protoc); the dataset is \
                converted into its messages once, outside the clock, so encode and decode time \
                prost on its own message types; the round-trip check converts back",
