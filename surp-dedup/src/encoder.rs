@@ -251,9 +251,14 @@ impl Encoder {
 
     /// Writes a string as a reference when it has a slot, else as a literal
     /// (which may take the next slot).
+    ///
+    /// `STRINGS` is whether strings are deduplicated: without, every
+    /// string is a literal, written without a lookup (the string table then
+    /// has no slot; see `Options::dedup_strings`). A constant, so that the
+    /// default encoder does not test it for every string.
     #[inline]
-    pub(crate) fn write_str(&mut self, s: &str) -> Result<()> {
-        if s.len() < wire::str_ref_size(0) {
+    pub(crate) fn write_str<const STRINGS: bool>(&mut self, s: &str) -> Result<()> {
+        if !STRINGS || s.len() < wire::str_ref_size(0) {
             return wire::write_str(&mut self.out, s);
         }
         self.write_str_hashed(s, hash_bytes(s.as_bytes()))
@@ -281,7 +286,13 @@ impl Encoder {
     /// Writes the name of a unit variant: as [`Encoder::write_str`], with
     /// the slot found by the name's address when it was written before.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn write_variant_name(&mut self, s: &'static str) -> Result<()> {
+    pub(crate) fn write_variant_name<const STRINGS: bool>(
+        &mut self,
+        s: &'static str,
+    ) -> Result<()> {
+        if !STRINGS {
+            return wire::write_str(&mut self.out, s);
+        }
         let found = self.strings.write_by_address(s.as_bytes());
         self.write_found(s, found)
     }

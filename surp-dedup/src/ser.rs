@@ -14,7 +14,7 @@ use surp::{Error, Result};
 use crate::encoder::{Encoder, MapFrame, SeqFrame};
 
 /// Serializes one value into the encoder.
-pub(crate) struct Serializer<'a> {
+pub(crate) struct Serializer<'a, const STRINGS: bool> {
     pub(crate) enc: &'a mut Encoder,
     pub(crate) ctx: u64,
     /// Enclosing `Some`s whose markers are written only if a null follows
@@ -24,7 +24,7 @@ pub(crate) struct Serializer<'a> {
     pub(crate) key_of: Option<&'a mut MapFrame>,
 }
 
-impl<'a> Serializer<'a> {
+impl<'a, const STRINGS: bool> Serializer<'a, STRINGS> {
     pub(crate) fn new(enc: &'a mut Encoder, ctx: u64) -> Self {
         Serializer {
             enc,
@@ -47,7 +47,7 @@ impl<'a> Serializer<'a> {
     fn string(self, s: &str) -> Result<()> {
         match self.key_of {
             Some(frame) => self.enc.map_key_str(frame, s),
-            None => self.enc.write_str(s),
+            None => self.enc.write_str::<STRINGS>(s),
         }
     }
 
@@ -88,16 +88,16 @@ macro_rules! scalar {
     )*};
 }
 
-impl<'a> ser::Serializer for Serializer<'a> {
+impl<'a, const STRINGS: bool> ser::Serializer for Serializer<'a, STRINGS> {
     type Ok = ();
     type Error = Error;
-    type SerializeSeq = SeqCompound<'a>;
-    type SerializeTuple = SeqCompound<'a>;
-    type SerializeTupleStruct = SeqCompound<'a>;
-    type SerializeTupleVariant = VariantSeq<'a>;
-    type SerializeMap = MapCompound<'a>;
-    type SerializeStruct = MapCompound<'a>;
-    type SerializeStructVariant = VariantMap<'a>;
+    type SerializeSeq = SeqCompound<'a, STRINGS>;
+    type SerializeTuple = SeqCompound<'a, STRINGS>;
+    type SerializeTupleStruct = SeqCompound<'a, STRINGS>;
+    type SerializeTupleVariant = VariantSeq<'a, STRINGS>;
+    type SerializeMap = MapCompound<'a, STRINGS>;
+    type SerializeStruct = MapCompound<'a, STRINGS>;
+    type SerializeStructVariant = VariantMap<'a, STRINGS>;
 
     scalar! {
         serialize_bool(bool) => |o, v| wire::write_bool(o, v);
@@ -150,7 +150,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         if self.key_of.is_some() {
             return self.string(variant);
         }
-        self.enc.write_variant_name(variant)
+        self.enc.write_variant_name::<STRINGS>(variant)
     }
     fn serialize_newtype_struct<T: Serialize + ?Sized>(
         self,
@@ -168,11 +168,11 @@ impl<'a> ser::Serializer for Serializer<'a> {
         value: &T,
     ) -> Result<()> {
         let (enc, mut frame) = self.variant(index, variant)?;
-        value.serialize(Serializer::new(enc, frame.value_context()))?;
+        value.serialize(Serializer::<STRINGS>::new(enc, frame.value_context()))?;
         enc.map_value_done(&mut frame);
         enc.end_map(frame)
     }
-    fn serialize_seq(mut self, len: Option<usize>) -> Result<SeqCompound<'a>> {
+    fn serialize_seq(mut self, len: Option<usize>) -> Result<SeqCompound<'a, STRINGS>> {
         self.non_string()?;
         let frame = self.enc.begin_seq(self.ctx, len)?;
         Ok(SeqCompound {
@@ -180,10 +180,14 @@ impl<'a> ser::Serializer for Serializer<'a> {
             frame,
         })
     }
-    fn serialize_tuple(self, len: usize) -> Result<SeqCompound<'a>> {
+    fn serialize_tuple(self, len: usize) -> Result<SeqCompound<'a, STRINGS>> {
         self.serialize_seq(Some(len))
     }
-    fn serialize_tuple_struct(self, _name: &'static str, len: usize) -> Result<SeqCompound<'a>> {
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<SeqCompound<'a, STRINGS>> {
         self.serialize_seq(Some(len))
     }
     fn serialize_tuple_variant(
@@ -192,7 +196,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<VariantSeq<'a>> {
+    ) -> Result<VariantSeq<'a, STRINGS>> {
         let (enc, outer) = self.variant(index, variant)?;
         let inner = enc.begin_seq(outer.value_context(), Some(len))?;
         Ok(VariantSeq {
@@ -200,7 +204,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
             outer,
         })
     }
-    fn serialize_map(mut self, len: Option<usize>) -> Result<MapCompound<'a>> {
+    fn serialize_map(mut self, len: Option<usize>) -> Result<MapCompound<'a, STRINGS>> {
         self.non_string()?;
         let frame = self.enc.begin_map(self.ctx, len)?;
         Ok(MapCompound {
@@ -216,7 +220,11 @@ impl<'a> ser::Serializer for Serializer<'a> {
     // than share it: with both calling one forced-inline helper, the value
     // suite's citm_catalog encode took 1.0% more instructions.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn serialize_struct(mut self, _name: &'static str, len: usize) -> Result<MapCompound<'a>> {
+    fn serialize_struct(
+        mut self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<MapCompound<'a, STRINGS>> {
         self.non_string()?;
         let frame = self.enc.begin_map(self.ctx, Some(len))?;
         Ok(MapCompound {
@@ -231,7 +239,7 @@ impl<'a> ser::Serializer for Serializer<'a> {
         index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<VariantMap<'a>> {
+    ) -> Result<VariantMap<'a, STRINGS>> {
         let (enc, outer) = self.variant(index, variant)?;
         let inner = enc.begin_map(outer.value_context(), Some(len))?;
         Ok(VariantMap {
@@ -246,21 +254,24 @@ impl<'a> ser::Serializer for Serializer<'a> {
 }
 
 /// An array being written.
-pub(crate) struct SeqCompound<'a> {
+pub(crate) struct SeqCompound<'a, const STRINGS: bool> {
     enc: &'a mut Encoder,
     frame: SeqFrame,
 }
 
-impl SeqCompound<'_> {
+impl<const STRINGS: bool> SeqCompound<'_, STRINGS> {
     #[inline]
     fn element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(Serializer::new(self.enc, self.frame.element_context()))?;
+        value.serialize(Serializer::<STRINGS>::new(
+            self.enc,
+            self.frame.element_context(),
+        ))?;
         self.enc.seq_element_done(&mut self.frame);
         Ok(())
     }
 }
 
-impl ser::SerializeSeq for SeqCompound<'_> {
+impl<const STRINGS: bool> ser::SerializeSeq for SeqCompound<'_, STRINGS> {
     type Ok = ();
     type Error = Error;
     #[inline]
@@ -272,7 +283,7 @@ impl ser::SerializeSeq for SeqCompound<'_> {
     }
 }
 
-impl ser::SerializeTuple for SeqCompound<'_> {
+impl<const STRINGS: bool> ser::SerializeTuple for SeqCompound<'_, STRINGS> {
     type Ok = ();
     type Error = Error;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
@@ -283,7 +294,7 @@ impl ser::SerializeTuple for SeqCompound<'_> {
     }
 }
 
-impl ser::SerializeTupleStruct for SeqCompound<'_> {
+impl<const STRINGS: bool> ser::SerializeTupleStruct for SeqCompound<'_, STRINGS> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
@@ -295,27 +306,30 @@ impl ser::SerializeTupleStruct for SeqCompound<'_> {
 }
 
 /// A map or struct being written.
-pub(crate) struct MapCompound<'a> {
+pub(crate) struct MapCompound<'a, const STRINGS: bool> {
     enc: &'a mut Encoder,
     frame: MapFrame,
 }
 
-impl MapCompound<'_> {
+impl<const STRINGS: bool> MapCompound<'_, STRINGS> {
     #[inline]
     fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
-        value.serialize(Serializer::new(self.enc, self.frame.value_context()))?;
+        value.serialize(Serializer::<STRINGS>::new(
+            self.enc,
+            self.frame.value_context(),
+        ))?;
         self.enc.map_value_done(&mut self.frame);
         Ok(())
     }
 }
 
-impl ser::SerializeMap for MapCompound<'_> {
+impl<const STRINGS: bool> ser::SerializeMap for MapCompound<'_, STRINGS> {
     type Ok = ();
     type Error = Error;
     #[inline]
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<()> {
         let ctx = self.frame.value_context();
-        key.serialize(Serializer {
+        key.serialize(Serializer::<STRINGS> {
             enc: self.enc,
             ctx,
             pending_some: 0,
@@ -331,7 +345,7 @@ impl ser::SerializeMap for MapCompound<'_> {
     }
 }
 
-impl ser::SerializeStruct for MapCompound<'_> {
+impl<const STRINGS: bool> ser::SerializeStruct for MapCompound<'_, STRINGS> {
     type Ok = ();
     type Error = Error;
     #[cfg_attr(not(debug_assertions), inline(always))]
@@ -350,12 +364,12 @@ impl ser::SerializeStruct for MapCompound<'_> {
 }
 
 /// A tuple variant: a one-entry map whose value is an array.
-pub(crate) struct VariantSeq<'a> {
-    seq: SeqCompound<'a>,
+pub(crate) struct VariantSeq<'a, const STRINGS: bool> {
+    seq: SeqCompound<'a, STRINGS>,
     outer: MapFrame,
 }
 
-impl ser::SerializeTupleVariant for VariantSeq<'_> {
+impl<const STRINGS: bool> ser::SerializeTupleVariant for VariantSeq<'_, STRINGS> {
     type Ok = ();
     type Error = Error;
     fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
@@ -369,12 +383,12 @@ impl ser::SerializeTupleVariant for VariantSeq<'_> {
 }
 
 /// A struct variant: a one-entry map whose value is a map.
-pub(crate) struct VariantMap<'a> {
-    map: MapCompound<'a>,
+pub(crate) struct VariantMap<'a, const STRINGS: bool> {
+    map: MapCompound<'a, STRINGS>,
     outer: MapFrame,
 }
 
-impl ser::SerializeStructVariant for VariantMap<'_> {
+impl<const STRINGS: bool> ser::SerializeStructVariant for VariantMap<'_, STRINGS> {
     type Ok = ();
     type Error = Error;
     #[cfg_attr(not(debug_assertions), inline(always))]

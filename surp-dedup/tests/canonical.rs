@@ -29,15 +29,24 @@ struct Reference {
     strings: HashMap<String, usize>,
     shapes: Vec<Vec<String>>,
     saved: usize,
+    /// The encoder's limit of string slots (section 7.1, "Limits").
+    max_strings: usize,
 }
 
 impl Reference {
     fn encode(v: &Value) -> Vec<u8> {
+        Reference::encode_with_slots(v, surp::DEFAULT_MAX_DEDUP_STRINGS)
+    }
+
+    /// The encoding by an encoder that stops adding string slots at
+    /// `max_strings`.
+    fn encode_with_slots(v: &Value, max_strings: usize) -> Vec<u8> {
         let mut r = Reference {
             out: vec![wire::DEDUP_MARKER],
             strings: HashMap::new(),
             shapes: Vec::new(),
             saved: 0,
+            max_strings,
         };
         r.value(v);
         if r.saved == 0 {
@@ -60,7 +69,7 @@ impl Reference {
             }
             None => {
                 let next = self.strings.len();
-                if next < surp::DEFAULT_MAX_DEDUP_STRINGS && s.len() >= wire::str_ref_size(next) {
+                if next < self.max_strings && s.len() >= wire::str_ref_size(next) {
                     self.strings.insert(s.to_owned(), next);
                 }
                 wire::write_str(&mut self.out, s).unwrap();
@@ -195,6 +204,19 @@ proptest! {
         let fast = surp_dedup::to_vec(&v).unwrap();
         let reference = Reference::encode(&v);
         prop_assert_eq!(fast, reference);
+    }
+
+    /// Without string deduplication the output is that of an encoder
+    /// whose string table holds no slot: shapes, and only shapes.
+    #[test]
+    fn without_strings_output_is_the_reference_encoding_with_no_slots(v in document()) {
+        let opts = surp_dedup::Options::new().dedup_strings(false);
+        let fast = opts.to_vec(&v).unwrap();
+        prop_assert_eq!(&fast, &Reference::encode_with_slots(&v, 0));
+        prop_assert_eq!(&surp_dedup::Options::new().max_strings(0).to_vec(&v).unwrap(), &fast);
+        prop_assert!(fast.len() <= surp::to_vec(&v).unwrap().len());
+        let back: Value = surp_dedup::from_slice(&fast).unwrap();
+        prop_assert!(same_bits(&back, &v), "decoded {}", back);
     }
 
     #[test]
@@ -512,6 +534,10 @@ proptest! {
         let as_value: Value = surp::from_slice(&surp::to_vec(&events).unwrap()).unwrap();
         prop_assert_eq!(&fast, &Reference::encode(&as_value));
         let back: Vec<Event> = surp_dedup::from_slice(&fast).unwrap();
+        prop_assert_eq!(back, events.clone());
+        let shapes_only = surp_dedup::Options::new().dedup_strings(false).to_vec(&events).unwrap();
+        prop_assert_eq!(&shapes_only, &Reference::encode_with_slots(&as_value, 0));
+        let back: Vec<Event> = surp_dedup::from_slice(&shapes_only).unwrap();
         prop_assert_eq!(back, events);
     }
 }
