@@ -42,6 +42,8 @@ pub enum Codec {
     Surp,
     /// `surp-dedup`.
     SurpDedup,
+    /// `surp-dedup` with `dedup_strings(false)`: map key sets only.
+    SurpDedupShapes,
     /// `serde_json`.
     Json,
     /// `rmp-serde`, structs as maps.
@@ -191,7 +193,7 @@ pub const SURP_FORMAT_VERSION: u64 = surp::FORMAT_VERSION as u64;
 /// Every format, in the order reports and charts list them, then the
 /// compressed pipelines. The value suite measures those with a
 /// [`ValueCodec`]; the typed suite measures all.
-pub static FORMATS: [Format; 12] = [
+pub static FORMATS: [Format; 13] = [
     Format {
         name: "surp",
         label: "Surp",
@@ -219,6 +221,21 @@ pub static FORMATS: [Format; 12] = [
         codec: Codec::SurpDedup,
         value: Some(ValueCodec {
             encode: surp_dedup_encode,
+            decode: surp_dedup_decode,
+        }),
+    },
+    Format {
+        name: "surp_dedup_shapes",
+        label: "Surp+Dedup shapes",
+        implementation: "surp-dedup",
+        colour: (0x88, 0xCC, 0xEE),
+        bytes_as_base64: false,
+        pinned_by_format_version: true,
+        needs_schema: false,
+        zstd_of: None,
+        codec: Codec::SurpDedupShapes,
+        value: Some(ValueCodec {
+            encode: surp_dedup_shapes_encode,
             decode: surp_dedup_decode,
         }),
     },
@@ -384,6 +401,14 @@ fn surp_decode(bytes: &[u8]) -> Result<Value, CodecError> {
 // caller's Vec, which is what `surp_dedup::to_vec` does with a new one.
 fn surp_dedup_encode(value: &Value, buf: &mut Vec<u8>) -> Result<(), CodecError> {
     Ok(surp_dedup::append_to_vec(buf, value)?)
+}
+
+/// Map key sets only (`Options::dedup_strings(false)`); decoding is the
+/// same as for any deduplicated document.
+fn surp_dedup_shapes_encode(value: &Value, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    Ok(surp_dedup::Options::new()
+        .dedup_strings(false)
+        .append_to_vec(buf, value)?)
 }
 
 fn surp_dedup_decode(bytes: &[u8]) -> Result<Value, CodecError> {

@@ -97,7 +97,8 @@ pub struct Methodology {
 
 const METHODOLOGY: Methodology = Methodology {
     encode_buffer: "each format encodes into its own Vec<u8> through its writer API \
-                    (surp_dedup: surp_dedup::append_to_vec); the Vec is cleared (capacity kept) \
+                    (surp_dedup: surp_dedup::append_to_vec; surp_dedup_shapes: the same with \
+                    Options::dedup_strings(false)); the Vec is cleared (capacity kept) \
                     before every encode, so timed encodes never grow it",
     decode: "from a slice holding the format's encoding; the clock stops before the decoded \
              value is dropped. After the drop, outside the clock, the harness allocates and \

@@ -115,6 +115,11 @@ fn surp_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
 fn dedup_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
     Ok(surp_dedup::append_to_vec(buf, value)?)
 }
+fn dedup_shapes_encode<T: Serialize>(value: &T, buf: &mut Vec<u8>) -> Result<(), CodecError> {
+    Ok(surp_dedup::Options::new()
+        .dedup_strings(false)
+        .append_to_vec(buf, value)?)
+}
 fn dedup_decode<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, CodecError> {
     Ok(surp_dedup::from_slice(bytes)?)
 }
@@ -196,6 +201,11 @@ fn serde_codec<T: TypedData>(codec: Codec) -> Option<SerdeCodec<T>> {
         ),
         Codec::SurpDedup => (
             dedup_encode::<T> as _,
+            dedup_decode::<T>,
+            Some(dedup_borrow::<T>),
+        ),
+        Codec::SurpDedupShapes => (
+            dedup_shapes_encode::<T> as _,
             dedup_decode::<T>,
             Some(dedup_borrow::<T>),
         ),
