@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use crate::dedup::{dedup_fragment, dedup_zstd_fragment};
+use crate::dedup::{dedup_fragment, dedup_shapes_fragment, dedup_zstd_fragment};
 use crate::index::{index_page, with_run_entries};
 use crate::page::run_page;
 use crate::python_page::python_page;
@@ -76,6 +76,7 @@ impl Site {
         files.insert(dir.join("index.md"), index_page(&runs));
         files.insert(dir.join("dedup-measured.md"), dedup_fragment(&runs));
         files.insert(dir.join("dedup-zstd.md"), dedup_zstd_fragment(&runs));
+        files.insert(dir.join("dedup-shapes.md"), dedup_shapes_fragment(&runs));
         for run in &runs {
             files.insert(dir.join(format!("{}.md", run.name())), run_page(run));
             if let Some(typed) = &run.typed {

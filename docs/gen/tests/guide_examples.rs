@@ -43,6 +43,7 @@ macro_rules! guide_examples {
 guide_examples!(
     bytes => "../../examples/bytes.rs",
     dedup => "../../examples/dedup.rs",
+    dedup_shapes => "../../examples/dedup_shapes.rs",
     enums => "../../examples/enums.rs",
     errors => "../../examples/errors.rs",
     evolution => "../../examples/evolution.rs",

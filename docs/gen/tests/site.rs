@@ -94,10 +94,11 @@ fn without_runs_the_pages_say_that_no_run_is_committed() {
     assert!(page(&site, "index.md").contains("No benchmark run is committed yet"));
     assert!(page(&site, "dedup-measured.md").contains("No benchmark run is committed yet"));
     assert!(page(&site, "dedup-zstd.md").contains("No benchmark run is committed yet"));
+    assert!(page(&site, "dedup-shapes.md").contains("does not measure this option"));
     assert_eq!(
         site.files.len(),
-        4,
-        "SUMMARY.md, the index and the two dedup fragments"
+        5,
+        "SUMMARY.md, the index and the three dedup fragments"
     );
 }
 
