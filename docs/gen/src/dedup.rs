@@ -309,18 +309,19 @@ pub fn dedup_shapes_fragment(runs: &[Run]) -> String {
         run.meta.mode, run.meta.iterations,
     ));
     for suite_run in std::iter::once(run).chain(run.typed.as_deref()) {
-        let (title, other, other_label) = match suite_run.suite() {
-            Suite::Value => ("Value suite", MSGPACK, "MessagePack"),
+        let (title, other, other_label, other_text) = match suite_run.suite() {
+            Suite::Value => ("Value suite", MSGPACK, "MessagePack", "MessagePack"),
             Suite::Typed => (
                 "Typed suite",
                 MSGPACK_COMPACT,
-                "MessagePack compact (structs as arrays)",
+                "compact MessagePack",
+                "MessagePack with structs as arrays, which needs the schema to decode",
             ),
         };
         let page = suite_run.page_name();
         out.push_str(&format!(
             "\n#### {title}\n\nFrom the [{page} page](bench/{page}.md); the last two columns \
-             compare with {other_label}.\n\n\
+             compare with {other_text}.\n\n\
              | dataset | shapes only, bytes | default, bytes | shapes only, encode / Surp | \
              default, encode / Surp | shapes only, size / {other_label} | default, size / \
              {other_label} |\n\
