@@ -29,6 +29,11 @@ pub struct Args {
     /// Deduplicate repeated strings and map key sets (surp-dedup).
     #[arg(long)]
     pub dedup: bool,
+    /// Deduplicate map key sets only: repeated keys become shape
+    /// references, every string is written out, and none is hashed
+    /// (surp-dedup's `Options::dedup_strings(false)`).
+    #[arg(long, conflicts_with = "dedup")]
+    pub dedup_shapes: bool,
     /// Where to write the Surp document; standard output when absent or `-`.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -41,6 +46,10 @@ pub fn run(args: &Args) -> Result<(), Error> {
     let value = json::parse(&input)?;
     let bytes = if args.dedup {
         surp_dedup::to_vec(&value)
+    } else if args.dedup_shapes {
+        surp_dedup::Options::new()
+            .dedup_strings(false)
+            .to_vec(&value)
     } else {
         surp::to_vec(&value)
     }

@@ -64,7 +64,11 @@ fn corpus_documents_survive_json_to_surp_to_json() {
         // An order-sensitive view: `surp::Value` maps are lists of entries.
         let ordered: surp::Value = serde_json::from_slice(&json).unwrap();
         let mut sizes = Vec::new();
-        for encode in [&["encode"][..], &["encode", "--dedup"]] {
+        for encode in [
+            &["encode"][..],
+            &["encode", "--dedup"],
+            &["encode", "--dedup-shapes"],
+        ] {
             let bytes = run_ok(encode, &json);
             sizes.push(bytes.len());
             let back = run_ok(&["decode"], &bytes);
@@ -77,7 +81,10 @@ fn corpus_documents_survive_json_to_surp_to_json() {
             );
         }
         // Deduplication never makes a document larger.
-        assert!(sizes[1] <= sizes[0], "{path}: {sizes:?}");
+        assert!(
+            sizes[1] <= sizes[0] && sizes[2] <= sizes[0],
+            "{path}: {sizes:?}"
+        );
     }
 }
 
@@ -150,6 +157,38 @@ fn inspect_shows_what_dedup_references_stand_for() {
             r#"26  88 73 75 72 70 2d 63 6c 69      "repo": fixstr "surp-cli" (slot #4)"#,
         ])
     );
+}
+
+#[test]
+fn dedup_shapes_writes_shape_references_and_every_string_out() {
+    let json = br#"[{"type": "push", "repo": "surp"}, {"type": "push", "repo": "surp-cli"}]"#;
+    let bytes = run_ok(&["encode", "--dedup-shapes"], json);
+    let dump = run_ok(&["inspect"], &bytes);
+    // The decoder still gives literals slots; the encoder refers to none.
+    assert_eq!(
+        String::from_utf8(dump).unwrap(),
+        lines(&[
+            r#" 0  f2                          dedup marker"#,
+            r#" 1  a2                          fixarray 2 items"#,
+            r#" 2  b2                            fixmap 2 entries (shape #0)"#,
+            r#" 3  84 74 79 70 65                  fixstr "type" (slot #0)"#,
+            r#" 8  84 70 75 73 68                  fixstr "push" (slot #1)"#,
+            r#"13  84 72 65 70 6f                  fixstr "repo" (slot #2)"#,
+            r#"18  84 73 75 72 70                  fixstr "surp" (slot #3)"#,
+            r#"23  c0                            fixshape #0: "type", "repo""#,
+            r#"24  84 70 75 73 68                  "type": fixstr "push" (slot #4)"#,
+            r#"29  88 73 75 72 70 2d 63 6c 69      "repo": fixstr "surp-cli" (slot #5)"#,
+        ])
+    );
+    surp()
+        .args(["encode", "--dedup", "--dedup-shapes"])
+        .write_stdin(&json[..])
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicate::str::contains(
+            "the argument '--dedup' cannot be used with '--dedup-shapes'",
+        ));
 }
 
 #[test]
