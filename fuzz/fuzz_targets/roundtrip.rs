@@ -1,9 +1,9 @@
 //! Structured round trip: an arbitrary `surp::Value` and an arbitrary derived
-//! `Record` are encoded with `surp` and with `surp_dedup`, decoded from a
-//! slice and from a reader, and must come back bit for bit (floats by their
-//! bits, so `-0.0` and NaN payloads count). The value's arrays and maps,
-//! serialized as collections of unknown length, must encode to the same
-//! bytes.
+//! `Record` are encoded with `surp` and with `surp_dedup` (the value also with
+//! string deduplication off), decoded from a slice and from a reader, and
+//! must come back bit for bit (floats by their bits, so `-0.0` and NaN
+//! payloads count). The value's arrays and maps, serialized as collections of
+//! unknown length, must encode to the same bytes.
 #![no_main]
 
 use arbitrary::Arbitrary;
@@ -59,6 +59,17 @@ fuzz_target!(|input: Input| {
     assert_eq!(
         surp_dedup::to_vec(&unknown).expect("encodes with dedup"),
         dedup
+    );
+    // Shapes only: never longer than plain either, and read by any decoder.
+    let shapes_only = surp_dedup::Options::new().dedup_strings(false);
+    let shapes = shapes_only
+        .to_vec(&value)
+        .expect("a value encodes shapes only");
+    check_never_longer(&plain, &shapes);
+    decodes_to(&shapes, &value);
+    assert_eq!(
+        shapes_only.to_vec(&unknown).expect("encodes shapes only"),
+        shapes
     );
 
     if record.prepare_for_round_trip() {
