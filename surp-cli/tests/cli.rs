@@ -137,52 +137,56 @@ fn inspect_dumps_mixed_keys_and_floats() {
     );
 }
 
+/// Two push events. Both deduplicated encodings of them begin with
+/// [`PUSHES_FIRST_RECORD`]; they differ in the second record.
+const PUSHES: &[u8] =
+    br#"[{"type": "push", "repo": "surp"}, {"type": "push", "repo": "surp-cli"}]"#;
+
+/// `surp inspect` of [`PUSHES`] deduplicated, up to the second record: the
+/// first record is explicit, and its keys become shape 0.
+const PUSHES_FIRST_RECORD: [&str; 8] = [
+    r#" 0  f2                          dedup marker"#,
+    r#" 1  a2                          fixarray 2 items"#,
+    r#" 2  b2                            fixmap 2 entries (shape #0)"#,
+    r#" 3  84 74 79 70 65                  fixstr "type" (slot #0)"#,
+    r#" 8  84 70 75 73 68                  fixstr "push" (slot #1)"#,
+    r#"13  84 72 65 70 6f                  fixstr "repo" (slot #2)"#,
+    r#"18  84 73 75 72 70                  fixstr "surp" (slot #3)"#,
+    r#"23  c0                            fixshape #0: "type", "repo""#,
+];
+
+/// `surp inspect` of [`PUSHES`] encoded with `flag`.
+fn inspect_pushes(flag: &str) -> String {
+    let bytes = run_ok(&["encode", flag], PUSHES);
+    String::from_utf8(run_ok(&["inspect"], &bytes)).unwrap()
+}
+
 #[test]
 fn inspect_shows_what_dedup_references_stand_for() {
-    let json = br#"[{"type": "push", "repo": "surp"}, {"type": "push", "repo": "surp-cli"}]"#;
-    let bytes = run_ok(&["encode", "--dedup"], json);
-    let dump = run_ok(&["inspect"], &bytes);
+    let second = [
+        r#"24  f3 01                           "type": string reference #1: "push""#,
+        r#"26  88 73 75 72 70 2d 63 6c 69      "repo": fixstr "surp-cli" (slot #4)"#,
+    ];
     assert_eq!(
-        String::from_utf8(dump).unwrap(),
-        lines(&[
-            r#" 0  f2                          dedup marker"#,
-            r#" 1  a2                          fixarray 2 items"#,
-            r#" 2  b2                            fixmap 2 entries (shape #0)"#,
-            r#" 3  84 74 79 70 65                  fixstr "type" (slot #0)"#,
-            r#" 8  84 70 75 73 68                  fixstr "push" (slot #1)"#,
-            r#"13  84 72 65 70 6f                  fixstr "repo" (slot #2)"#,
-            r#"18  84 73 75 72 70                  fixstr "surp" (slot #3)"#,
-            r#"23  c0                            fixshape #0: "type", "repo""#,
-            r#"24  f3 01                           "type": string reference #1: "push""#,
-            r#"26  88 73 75 72 70 2d 63 6c 69      "repo": fixstr "surp-cli" (slot #4)"#,
-        ])
+        inspect_pushes("--dedup"),
+        lines(&[&PUSHES_FIRST_RECORD[..], &second].concat())
     );
 }
 
 #[test]
 fn dedup_shapes_writes_shape_references_and_every_string_out() {
-    let json = br#"[{"type": "push", "repo": "surp"}, {"type": "push", "repo": "surp-cli"}]"#;
-    let bytes = run_ok(&["encode", "--dedup-shapes"], json);
-    let dump = run_ok(&["inspect"], &bytes);
     // The decoder still gives literals slots; the encoder refers to none.
+    let second = [
+        r#"24  84 70 75 73 68                  "type": fixstr "push" (slot #4)"#,
+        r#"29  88 73 75 72 70 2d 63 6c 69      "repo": fixstr "surp-cli" (slot #5)"#,
+    ];
     assert_eq!(
-        String::from_utf8(dump).unwrap(),
-        lines(&[
-            r#" 0  f2                          dedup marker"#,
-            r#" 1  a2                          fixarray 2 items"#,
-            r#" 2  b2                            fixmap 2 entries (shape #0)"#,
-            r#" 3  84 74 79 70 65                  fixstr "type" (slot #0)"#,
-            r#" 8  84 70 75 73 68                  fixstr "push" (slot #1)"#,
-            r#"13  84 72 65 70 6f                  fixstr "repo" (slot #2)"#,
-            r#"18  84 73 75 72 70                  fixstr "surp" (slot #3)"#,
-            r#"23  c0                            fixshape #0: "type", "repo""#,
-            r#"24  84 70 75 73 68                  "type": fixstr "push" (slot #4)"#,
-            r#"29  88 73 75 72 70 2d 63 6c 69      "repo": fixstr "surp-cli" (slot #5)"#,
-        ])
+        inspect_pushes("--dedup-shapes"),
+        lines(&[&PUSHES_FIRST_RECORD[..], &second].concat())
     );
     surp()
         .args(["encode", "--dedup", "--dedup-shapes"])
-        .write_stdin(&json[..])
+        .write_stdin(PUSHES)
         .assert()
         .code(2)
         .stdout("")
