@@ -162,9 +162,8 @@ const SETTLE_BYTES: usize = 4096;
 /// a decoder that allocates a table early paid for the previous format's
 /// drop, and `surp_dedup`'s nested_deep decode had medians that jumped
 /// between 8.7 and 12 ms from one run to the next (CV above 20%). One large
-/// request here makes the allocator do it now. Allocators without deferred
-/// merging (jemalloc, with `--features jemalloc`) lose a few hundred
-/// nanoseconds, untimed.
+/// request here makes the allocator do it now. With another allocator
+/// (`--features jemalloc`) it is one more allocation, untimed.
 #[inline(never)]
 fn settle_allocator() {
     drop(black_box(Vec::<u8>::with_capacity(SETTLE_BYTES)));

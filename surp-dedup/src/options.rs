@@ -173,6 +173,9 @@ impl Options {
         value: &T,
     ) -> surp::Result<usize> {
         let base = out.len();
+        // Without string deduplication the table gets no slot: the keys of
+        // explicit maps still go through it (their text makes shapes), and
+        // with a slot they would become references.
         let strings = if self.dedup_strings {
             self.max_strings
         } else {
