@@ -37,32 +37,72 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
     // The compressed pipelines have a table of their own, after these.
     let formats = plan.compared_formats();
 
-    let header = |out: &mut String| {
-        out.push_str("\n| dataset |");
-        for f in &formats {
-            let mark = if f.needs_schema_in(plan.suite) {
-                " (schema)"
-            } else {
-                ""
-            };
-            out.push_str(&format!(" {}{mark} |", f.label));
+    // One number per format and dataset, the best of each dataset in bold.
+    // A row per dataset; but when there are more formats than datasets (the
+    // typed suite), a row per format, so that the table stays narrow enough
+    // for a page (the docs check holds every table to a 1280-pixel window).
+    let by_format = formats.len() > plan.datasets.len();
+    let label = |f: &Format| {
+        let mark = if f.needs_schema_in(plan.suite) {
+            " (schema)"
+        } else {
+            ""
+        };
+        format!("{}{mark}", f.label)
+    };
+    let grid = |out: &mut String, cell: &CellText| {
+        let columns = if by_format {
+            plan.datasets.iter().map(|d| format!("`{d}`")).collect()
+        } else {
+            formats.iter().map(|f| label(f)).collect::<Vec<_>>()
+        };
+        let first = if by_format { "format" } else { "dataset" };
+        out.push_str(&format!("\n| {first} |"));
+        for c in &columns {
+            out.push_str(&format!(" {c} |"));
         }
         out.push_str("\n| --- |");
-        for _ in &formats {
+        for _ in &columns {
             out.push_str(" --: |");
         }
         out.push('\n');
+        let cells: Vec<Vec<Option<(u64, String)>>> = plan
+            .datasets
+            .iter()
+            .map(|&d| formats.iter().map(|f| cell(f, d)).collect())
+            .collect();
+        let best: Vec<Option<u64>> = cells
+            .iter()
+            .map(|row| row.iter().flatten().map(|(key, _)| *key).min())
+            .collect();
+        let text = |d: usize, f: usize| match &cells[d][f] {
+            Some((key, text)) if Some(*key) == best[d] => format!(" **{text}** |"),
+            Some((_, text)) => format!(" {text} |"),
+            None => " - |".to_owned(),
+        };
+        if by_format {
+            for (fi, f) in formats.iter().enumerate() {
+                out.push_str(&format!("| {} |", label(f)));
+                for di in 0..plan.datasets.len() {
+                    out.push_str(&text(di, fi));
+                }
+                out.push('\n');
+            }
+        } else {
+            for (di, d) in plan.datasets.iter().enumerate() {
+                out.push_str(&format!("| `{d}` |"));
+                for fi in 0..formats.len() {
+                    out.push_str(&text(di, fi));
+                }
+                out.push('\n');
+            }
+        }
     };
 
     out.push_str("\n## Serialized size (bytes, smallest in bold)\n");
-    header(&mut out);
-    for &d in &plan.datasets {
-        let cells: Vec<Option<(u64, String)>> = formats
-            .iter()
-            .map(|f| find(f, d, Operation::Encode).map(|m| (m.size_bytes, thousands(m.size_bytes))))
-            .collect();
-        push_row(&mut out, d, &cells);
-    }
+    grid(&mut out, &|f, d| {
+        find(f, d, Operation::Encode).map(|m| (m.size_bytes, thousands(m.size_bytes)))
+    });
 
     // Runs made before sizes were compressed have no zstd column.
     if measurements.iter().any(|m| m.zstd_bytes.is_some()) {
@@ -70,18 +110,11 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
             "\n## Size after zstd level {} (bytes, smallest in bold)\n",
             crate::ZSTD_LEVEL
         ));
-        header(&mut out);
-        for &d in &plan.datasets {
-            let cells: Vec<Option<(u64, String)>> = formats
-                .iter()
-                .map(|f| {
-                    find(f, d, Operation::Encode)
-                        .and_then(|m| m.zstd_bytes)
-                        .map(|z| (z, thousands(z)))
-                })
-                .collect();
-            push_row(&mut out, d, &cells);
-        }
+        grid(&mut out, &|f, d| {
+            find(f, d, Operation::Encode)
+                .and_then(|m| m.zstd_bytes)
+                .map(|z| (z, thousands(z)))
+        });
     }
 
     for &op in plan.suite.operations() {
@@ -89,14 +122,9 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
             "\n## {} (median time, fastest in bold; MB/s under Every cell)\n",
             op.title()
         ));
-        header(&mut out);
-        for &d in &plan.datasets {
-            let cells: Vec<Option<(u64, String)>> = formats
-                .iter()
-                .map(|f| find(f, d, op).map(|m| (m.stats.median_ns, duration(m.stats.median_ns))))
-                .collect();
-            push_row(&mut out, d, &cells);
-        }
+        grid(&mut out, &|f, d| {
+            find(f, d, op).map(|m| (m.stats.median_ns, duration(m.stats.median_ns)))
+        });
     }
 
     push_own_ratios(&mut out, plan, measurements);
@@ -124,6 +152,10 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
     }
     out
 }
+
+/// A cell of a format-by-dataset table: the number that decides the bold
+/// (smaller is better) and its text.
+type CellText<'a> = dyn Fn(&Format, BenchDataset) -> Option<(u64, String)> + 'a;
 
 /// The format every project format's size is divided by.
 const SIZE_REFERENCE: &str = "msgpack";
@@ -242,17 +274,79 @@ fn push_compressed(out: &mut String, plan: &Plan, measurements: &[Measurement]) 
     }
 }
 
-/// One table row: the dataset, then each cell's text, the cell with the
-/// smallest key in bold; a missing cell is a dash.
-fn push_row(out: &mut String, dataset: BenchDataset, cells: &[Option<(u64, String)>]) {
-    let best = cells.iter().flatten().map(|(key, _)| *key).min();
-    out.push_str(&format!("| `{dataset}` |"));
-    for cell in cells {
-        match cell {
-            Some((key, text)) if Some(*key) == best => out.push_str(&format!(" **{text}** |")),
-            Some((_, text)) => out.push_str(&format!(" {text} |")),
-            None => out.push_str(" - |"),
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Mode, Stats, Suite};
+    use surp_datasets::typed::TypedDataset;
+
+    /// Encode cells of `formats` on `datasets`, format `i` of `size + i`
+    /// bytes on every dataset, but the last format smallest on the first
+    /// dataset.
+    fn measurements(formats: &[&'static Format], datasets: &[BenchDataset]) -> Vec<Measurement> {
+        let mut out = Vec::new();
+        for (i, &format) in formats.iter().enumerate() {
+            for (j, &dataset) in datasets.iter().enumerate() {
+                let size = if j == 0 && i + 1 == formats.len() {
+                    1
+                } else {
+                    1000 + i as u64
+                };
+                out.push(Measurement {
+                    format,
+                    dataset,
+                    operation: Operation::Encode,
+                    stats: Stats::from_samples(&[5, 6, 7]).unwrap(),
+                    size_bytes: size,
+                    zstd_bytes: None,
+                });
+            }
         }
+        out
     }
-    out.push('\n');
+
+    /// The lines of the table under `heading`.
+    fn table<'a>(text: &'a str, heading: &str) -> Vec<&'a str> {
+        let after = &text[text.find(heading).expect("the heading")..];
+        after
+            .lines()
+            .skip_while(|l| !l.starts_with('|'))
+            .take_while(|l| l.starts_with('|'))
+            .collect()
+    }
+
+    #[test]
+    fn a_table_has_a_row_per_dataset_or_per_format_whichever_are_fewer_columns() {
+        let typed = [TypedDataset::Log, TypedDataset::Mesh].map(BenchDataset::Typed);
+        let names = ["surp", "surp_dedup", "msgpack_compact"];
+        let formats: Vec<&'static Format> = names
+            .iter()
+            .map(|n| Format::from_name(n).unwrap())
+            .collect();
+
+        // Three formats, two datasets: a row per format, a column per dataset.
+        let plan = Plan::new(
+            Mode::Ci,
+            Suite::Typed,
+            formats.clone(),
+            typed.to_vec(),
+            None,
+        )
+        .unwrap();
+        let text = markdown_tables(&plan, &measurements(&formats, &typed));
+        let rows = table(&text, "## Serialized size");
+        assert_eq!(rows[0], "| format | `log` | `mesh` |");
+        assert_eq!(rows.len(), 2 + formats.len());
+        assert_eq!(rows[2], "| Surp | 1,000 | **1,000** |");
+        assert_eq!(rows[4], "| MessagePack compact (schema) | **1** | 1,002 |");
+
+        // Two formats, two datasets: a row per dataset, as before.
+        let two = &formats[..2];
+        let plan = Plan::new(Mode::Ci, Suite::Typed, two.to_vec(), typed.to_vec(), None).unwrap();
+        let text = markdown_tables(&plan, &measurements(two, &typed));
+        let rows = table(&text, "## Serialized size");
+        assert_eq!(rows[0], "| dataset | Surp | Surp+Dedup |");
+        assert_eq!(rows[2], "| `log` | 1,000 | **1** |");
+        assert_eq!(rows[3], "| `mesh` | **1,000** | 1,001 |");
+    }
 }
