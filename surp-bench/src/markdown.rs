@@ -51,21 +51,23 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
         format!("{}{mark}", f.label)
     };
     let grid = |out: &mut String, cell: &CellText| {
-        let columns = if by_format {
-            plan.datasets.iter().map(|d| format!("`{d}`")).collect()
+        let dataset_labels: Vec<String> = plan.datasets.iter().map(|d| format!("`{d}`")).collect();
+        let format_labels: Vec<String> = formats.iter().map(|f| label(f)).collect();
+        let (first, rows, columns) = if by_format {
+            ("format", &format_labels, &dataset_labels)
         } else {
-            formats.iter().map(|f| label(f)).collect::<Vec<_>>()
+            ("dataset", &dataset_labels, &format_labels)
         };
-        let first = if by_format { "format" } else { "dataset" };
         out.push_str(&format!("\n| {first} |"));
-        for c in &columns {
+        for c in columns {
             out.push_str(&format!(" {c} |"));
         }
         out.push_str("\n| --- |");
-        for _ in &columns {
+        for _ in columns {
             out.push_str(" --: |");
         }
         out.push('\n');
+        // cells[dataset][format], and the best of each dataset.
         let cells: Vec<Vec<Option<(u64, String)>>> = plan
             .datasets
             .iter()
@@ -75,27 +77,19 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
             .iter()
             .map(|row| row.iter().flatten().map(|(key, _)| *key).min())
             .collect();
-        let text = |d: usize, f: usize| match &cells[d][f] {
-            Some((key, text)) if Some(*key) == best[d] => format!(" **{text}** |"),
-            Some((_, text)) => format!(" {text} |"),
-            None => " - |".to_owned(),
-        };
-        if by_format {
-            for (fi, f) in formats.iter().enumerate() {
-                out.push_str(&format!("| {} |", label(f)));
-                for di in 0..plan.datasets.len() {
-                    out.push_str(&text(di, fi));
+        for (r, row) in rows.iter().enumerate() {
+            out.push_str(&format!("| {row} |"));
+            for c in 0..columns.len() {
+                let (d, f) = if by_format { (c, r) } else { (r, c) };
+                match &cells[d][f] {
+                    Some((key, text)) if Some(*key) == best[d] => {
+                        out.push_str(&format!(" **{text}** |"));
+                    }
+                    Some((_, text)) => out.push_str(&format!(" {text} |")),
+                    None => out.push_str(" - |"),
                 }
-                out.push('\n');
             }
-        } else {
-            for (di, d) in plan.datasets.iter().enumerate() {
-                out.push_str(&format!("| `{d}` |"));
-                for fi in 0..formats.len() {
-                    out.push_str(&text(di, fi));
-                }
-                out.push('\n');
-            }
+            out.push('\n');
         }
     };
 
@@ -280,9 +274,9 @@ mod tests {
     use crate::{Mode, Stats, Suite};
     use surp_datasets::typed::TypedDataset;
 
-    /// Encode cells of `formats` on `datasets`, format `i` of `size + i`
-    /// bytes on every dataset, but the last format smallest on the first
-    /// dataset.
+    /// Encode cells of `formats` on `datasets`: format `i` takes `1000 + i`
+    /// bytes on every dataset, except that the last format takes 1 byte on
+    /// the first dataset.
     fn measurements(formats: &[&'static Format], datasets: &[BenchDataset]) -> Vec<Measurement> {
         let mut out = Vec::new();
         for (i, &format) in formats.iter().enumerate() {
