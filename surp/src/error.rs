@@ -131,80 +131,65 @@ pub enum Category {
     Eof,
 }
 
+/// Kinds are equal when their variants and fields are; two `Io` errors are
+/// equal when their [`io::ErrorKind`](std::io::ErrorKind)s are, since
+/// `io::Error` itself has no equality.
+// Not derived because of `io::Error`. The match is on `self` alone, with no
+// wildcard arm, so that a new variant does not compile until it is handled.
 impl PartialEq for ErrorKind {
     fn eq(&self, other: &Self) -> bool {
         use ErrorKind::*;
-        match (self, other) {
-            (Io(a), Io(b)) => a.kind() == b.kind(),
-            (UnexpectedEof, UnexpectedEof)
-            | (InvalidUtf8, InvalidUtf8)
-            | (IntegerOutOfRange, IntegerOutOfRange)
-            | (MisplacedDedupMarker, MisplacedDedupMarker)
-            | (RefWithoutMarker, RefWithoutMarker)
-            | (OutputFull, OutputFull) => true,
-            (ReservedTag(a), ReservedTag(b)) | (InvalidWideInteger(a), InvalidWideInteger(b)) => {
-                a == b
+        match self {
+            UnexpectedEof => matches!(other, UnexpectedEof),
+            ReservedTag(a) => matches!(other, ReservedTag(b) if a == b),
+            InvalidUtf8 => matches!(other, InvalidUtf8),
+            InvalidWideInteger(a) => matches!(other, InvalidWideInteger(b) if a == b),
+            IntegerOutOfRange => matches!(other, IntegerOutOfRange),
+            DepthLimitExceeded(a) => matches!(other, DepthLimitExceeded(b) if a == b),
+            LengthExceedsInput { kind, len } => {
+                matches!(other, LengthExceedsInput { kind: k, len: l } if (kind, len) == (k, l))
             }
-            (DepthLimitExceeded(a), DepthLimitExceeded(b))
-            | (AllocationLimitExceeded(a), AllocationLimitExceeded(b)) => a == b,
-            (TrailingBytes, TrailingBytes) => true,
-            (TrailingItems(a), TrailingItems(b)) => a == b,
-            (
-                LengthExceedsInput { kind: k1, len: l1 },
-                LengthExceedsInput { kind: k2, len: l2 },
-            ) => k1 == k2 && l1 == l2,
-            (
-                LengthLimitExceeded {
-                    kind: k1,
-                    len: l1,
-                    limit: m1,
-                },
-                LengthLimitExceeded {
-                    kind: k2,
-                    len: l2,
-                    limit: m2,
-                },
-            ) => k1 == k2 && l1 == l2 && m1 == m2,
-            (
-                UnknownStringRef {
-                    index: i1,
-                    defined: d1,
-                    limit: l1,
-                },
-                UnknownStringRef {
-                    index: i2,
-                    defined: d2,
-                    limit: l2,
-                },
-            )
-            | (
-                UnknownShapeRef {
-                    index: i1,
-                    defined: d1,
-                    limit: l1,
-                },
-                UnknownShapeRef {
-                    index: i2,
-                    defined: d2,
-                    limit: l2,
-                },
-            ) => i1 == i2 && d1 == d2 && l1 == l2,
-            (EnumMapLength(a), EnumMapLength(b)) => a == b,
-            (NotAnEnum(a), NotAnEnum(b)) => a == b,
-            (
-                LengthMismatch {
-                    kind: k1,
-                    declared: d1,
-                    written: w1,
-                },
-                LengthMismatch {
-                    kind: k2,
-                    declared: d2,
-                    written: w2,
-                },
-            ) => k1 == k2 && d1 == d2 && w1 == w2,
-            (Message(a), Message(b)) => a == b,
-            _ => false,
+            LengthLimitExceeded { kind, len, limit } => matches!(
+                other,
+                LengthLimitExceeded { kind: k, len: l, limit: m } if (kind, len, limit) == (k, l, m)
+            ),
+            AllocationLimitExceeded(a) => matches!(other, AllocationLimitExceeded(b) if a == b),
+            TrailingBytes => matches!(other, TrailingBytes),
+            TrailingItems(a) => matches!(other, TrailingItems(b) if a == b),
+            MisplacedDedupMarker => matches!(other, MisplacedDedupMarker),
+            UnknownStringRef {
+                index,
+                defined,
+                limit,
+            } => matches!(
+                other,
+                UnknownStringRef { index: i, defined: d, limit: l }
+                    if (index, defined, limit) == (i, d, l)
+            ),
+            UnknownShapeRef {
+                index,
+                defined,
+                limit,
+            } => matches!(
+                other,
+                UnknownShapeRef { index: i, defined: d, limit: l }
+                    if (index, defined, limit) == (i, d, l)
+            ),
+            RefWithoutMarker => matches!(other, RefWithoutMarker),
+            Io(a) => matches!(other, Io(b) if a.kind() == b.kind()),
+            OutputFull => matches!(other, OutputFull),
+            EnumMapLength(a) => matches!(other, EnumMapLength(b) if a == b),
+            NotAnEnum(a) => matches!(other, NotAnEnum(b) if a == b),
+            LengthMismatch {
+                kind,
+                declared,
+                written,
+            } => matches!(
+                other,
+                LengthMismatch { kind: k, declared: d, written: w }
+                    if (kind, declared, written) == (k, d, w)
+            ),
+            Message(a) => matches!(other, Message(b) if a == b),
         }
     }
 }
@@ -594,6 +579,154 @@ mod tests {
         let e = crate::from_reader::<_, u8>(Broken).unwrap_err();
         assert!(matches!(e.kind(), ErrorKind::Io(_)), "{e}");
         assert_eq!(e.classify(), Category::Io);
+    }
+
+    /// Every variant, each in two versions that differ in every field
+    /// (the same twice for a variant without fields), built anew on each
+    /// call so that equality is not identity.
+    fn every_kind() -> Vec<(ErrorKind, ErrorKind)> {
+        use ErrorKind::*;
+        let io = |kind| Io(std::io::Error::from(kind));
+        vec![
+            (UnexpectedEof, UnexpectedEof),
+            (ReservedTag(0xf7), ReservedTag(0xf8)),
+            (InvalidUtf8, InvalidUtf8),
+            (InvalidWideInteger(8), InvalidWideInteger(17)),
+            (IntegerOutOfRange, IntegerOutOfRange),
+            (DepthLimitExceeded(128), DepthLimitExceeded(2)),
+            (
+                LengthExceedsInput {
+                    kind: Kind::Str,
+                    len: 9,
+                },
+                LengthExceedsInput {
+                    kind: Kind::Map,
+                    len: 10,
+                },
+            ),
+            (
+                LengthLimitExceeded {
+                    kind: Kind::Array,
+                    len: 9,
+                    limit: 8,
+                },
+                LengthLimitExceeded {
+                    kind: Kind::Bytes,
+                    len: 10,
+                    limit: 7,
+                },
+            ),
+            (AllocationLimitExceeded(1000), AllocationLimitExceeded(999)),
+            (TrailingBytes, TrailingBytes),
+            (TrailingItems(1), TrailingItems(2)),
+            (MisplacedDedupMarker, MisplacedDedupMarker),
+            (
+                UnknownStringRef {
+                    index: 3,
+                    defined: 2,
+                    limit: 8,
+                },
+                UnknownStringRef {
+                    index: 4,
+                    defined: 1,
+                    limit: 9,
+                },
+            ),
+            (
+                UnknownShapeRef {
+                    index: 3,
+                    defined: 2,
+                    limit: 8,
+                },
+                UnknownShapeRef {
+                    index: 4,
+                    defined: 1,
+                    limit: 9,
+                },
+            ),
+            (RefWithoutMarker, RefWithoutMarker),
+            (
+                io(std::io::ErrorKind::BrokenPipe),
+                io(std::io::ErrorKind::PermissionDenied),
+            ),
+            (OutputFull, OutputFull),
+            (EnumMapLength(0), EnumMapLength(2)),
+            (NotAnEnum(0x01), NotAnEnum(0x02)),
+            (
+                LengthMismatch {
+                    kind: Kind::Array,
+                    declared: 3,
+                    written: 2,
+                },
+                LengthMismatch {
+                    kind: Kind::Map,
+                    declared: 2,
+                    written: 3,
+                },
+            ),
+            (Message("a".into()), Message("b".into())),
+        ]
+    }
+
+    /// Each variant once, by its position in the declaration; exhaustive,
+    /// so that a new variant fails to compile until [`every_kind`] has it.
+    fn variant(kind: &ErrorKind) -> usize {
+        use ErrorKind::*;
+        match kind {
+            UnexpectedEof => 0,
+            ReservedTag(_) => 1,
+            InvalidUtf8 => 2,
+            InvalidWideInteger(_) => 3,
+            IntegerOutOfRange => 4,
+            DepthLimitExceeded(_) => 5,
+            LengthExceedsInput { .. } => 6,
+            LengthLimitExceeded { .. } => 7,
+            AllocationLimitExceeded(_) => 8,
+            TrailingBytes => 9,
+            TrailingItems(_) => 10,
+            MisplacedDedupMarker => 11,
+            UnknownStringRef { .. } => 12,
+            UnknownShapeRef { .. } => 13,
+            RefWithoutMarker => 14,
+            Io(_) => 15,
+            OutputFull => 16,
+            EnumMapLength(_) => 17,
+            NotAnEnum(_) => 18,
+            LengthMismatch { .. } => 19,
+            Message(_) => 20,
+        }
+    }
+
+    #[test]
+    fn every_kind_has_every_variant() {
+        let variants: Vec<usize> = every_kind().iter().map(|(k, _)| variant(k)).collect();
+        assert_eq!(variants, (0..=20).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn kinds_are_equal_when_variant_and_fields_are() {
+        for (i, (a, other)) in every_kind().into_iter().enumerate() {
+            for (j, (b, _)) in every_kind().into_iter().enumerate() {
+                assert_eq!(a == b, i == j, "{a:?} == {b:?}");
+            }
+            // The same variant with other fields is another kind.
+            assert_eq!(variant(&a), variant(&other));
+            let has_fields = format!("{a:?}") != format!("{other:?}");
+            assert_eq!(a == other, !has_fields, "{a:?} == {other:?}");
+        }
+    }
+
+    #[test]
+    fn io_kinds_are_equal_when_their_io_error_kinds_are() {
+        let io = |e| ErrorKind::Io(e);
+        assert_eq!(
+            io(std::io::Error::other("first")),
+            io(std::io::Error::other("second"))
+        );
+        assert_ne!(
+            io(std::io::Error::other("same")),
+            io(std::io::Error::new(std::io::ErrorKind::InvalidData, "same"))
+        );
     }
 
     #[test]
