@@ -511,13 +511,33 @@ impl serde::de::Error for Error {
     }
 }
 
+/// An I/O error whose kind follows [`Error::classify`]: an I/O error from
+/// the reader or writer is returned as it was, a full output buffer is
+/// [`WriteZero`](std::io::ErrorKind::WriteZero), [`Category::Eof`] is
+/// [`UnexpectedEof`](std::io::ErrorKind::UnexpectedEof), and
+/// [`Category::Syntax`] and [`Category::Data`] are
+/// [`InvalidData`](std::io::ErrorKind::InvalidData). The Surp error, with
+/// its offset and path, is the new I/O error's inner error.
+///
+/// ```
+/// let bytes = surp::to_vec(&["a", "b"]).unwrap();
+/// let cut = surp::from_slice::<Vec<String>>(&bytes[..2]).unwrap_err();
+/// assert_eq!(std::io::Error::from(cut).kind(), std::io::ErrorKind::UnexpectedEof);
+/// ```
 impl From<Error> for std::io::Error {
     fn from(e: Error) -> std::io::Error {
-        match e.0.kind {
-            ErrorKind::Io(io) => io,
-            ErrorKind::UnexpectedEof => std::io::Error::new(std::io::ErrorKind::UnexpectedEof, e),
-            _ => std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+        use std::io::ErrorKind as Io;
+        if let ErrorKind::Io(io) = e.0.kind {
+            return io;
         }
+        let kind = match e.classify() {
+            // A write that could not complete (a full output buffer), as
+            // `Write for &mut [u8]` reports it.
+            Category::Io => Io::WriteZero,
+            Category::Eof => Io::UnexpectedEof,
+            Category::Syntax | Category::Data => Io::InvalidData,
+        };
+        std::io::Error::new(kind, e)
     }
 }
 
@@ -718,15 +738,50 @@ mod tests {
 
     #[test]
     fn io_kinds_are_equal_when_their_io_error_kinds_are() {
-        let io = |e| ErrorKind::Io(e);
+        use ErrorKind::Io;
         assert_eq!(
-            io(std::io::Error::other("first")),
-            io(std::io::Error::other("second"))
+            Io(std::io::Error::other("first")),
+            Io(std::io::Error::other("second"))
         );
         assert_ne!(
-            io(std::io::Error::other("same")),
-            io(std::io::Error::new(std::io::ErrorKind::InvalidData, "same"))
+            Io(std::io::Error::other("same")),
+            Io(std::io::Error::new(std::io::ErrorKind::InvalidData, "same"))
         );
+    }
+
+    #[test]
+    fn an_io_error_kind_follows_the_category() {
+        for (kind, _) in every_kind() {
+            let inner_io = match &kind {
+                ErrorKind::Io(io) => Some(io.kind()),
+                _ => None,
+            };
+            let e = Error::new(kind, 7);
+            let category = e.classify();
+            let message = e.to_string();
+            let io = std::io::Error::from(e);
+            let expected = match category {
+                Category::Io => inner_io.unwrap_or(std::io::ErrorKind::WriteZero),
+                Category::Eof => std::io::ErrorKind::UnexpectedEof,
+                Category::Syntax | Category::Data => std::io::ErrorKind::InvalidData,
+            };
+            assert_eq!(io.kind(), expected, "{message}");
+            if inner_io.is_none() {
+                // The Surp error travels inside, offset and all.
+                let inner = io.get_ref().and_then(|e| e.downcast_ref::<Error>());
+                assert_eq!(inner.map(Error::offset), Some(Some(7)), "{message}");
+                assert_eq!(io.to_string(), message);
+            }
+        }
+    }
+
+    #[test]
+    fn a_reader_s_io_error_comes_back_as_it_was() {
+        let cause = std::io::Error::new(std::io::ErrorKind::ConnectionReset, "peer left");
+        let e = Error::without_offset(ErrorKind::Io(cause));
+        let io = std::io::Error::from(e);
+        assert_eq!(io.kind(), std::io::ErrorKind::ConnectionReset);
+        assert_eq!(io.to_string(), "peer left");
     }
 
     #[test]
