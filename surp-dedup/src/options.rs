@@ -76,11 +76,11 @@ impl Options {
     /// decoding with these options is unchanged.
     ///
     /// It suits data whose field names repeat but whose strings rarely do
-    /// (ids, free text): on the benchmark's typed datasets it was 0.83 to
-    /// 1.00 times the size of MessagePack with structs as arrays, and it
-    /// encodes faster than the default wherever strings are many. Where
-    /// strings repeat it is much larger than the default. The Deduplication
-    /// chapter of the guide has the measured sizes and times.
+    /// (ids, free text): each record's field names shrink to a shape
+    /// reference, and since no string is hashed it encodes faster than the
+    /// default wherever strings are many. Where strings repeat it is much
+    /// larger than the default. The Deduplication chapter of the guide has
+    /// the measured sizes and times.
     ///
     /// ```
     /// # fn main() -> Result<(), surp::Error> {

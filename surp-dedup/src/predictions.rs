@@ -7,22 +7,17 @@
 //! no context needs to be remembered exactly: an entry keeps 32 bits of it.
 //! The key count is kept exactly, and with it where the shape's keys start,
 //! so that a map predicted right is written without a lookup in the shape
-//! table (a dependent load less per struct; mesh encode 3.1% fewer
-//! instructions).
+//! table (a dependent load less per struct).
 //!
-//! The cache starts small and grows with the document. A fixed cache of
-//! 4,096 entries was filled anew for every document, and that dominated the
-//! encoding of small ones: a single log record took 23x the time of plain
-//! Surp, most of it writing 64 KiB of empty entries. A position is a field
-//! of a type, not a record, so most documents need few entries. A wrong
-//! guess costs a rewrite of the map, far more than growing, so the cache
-//! grows early: when more than an eighth of it is in use, or when more than
-//! a thirty-second of it has been overwritten by other contexts since it
-//! last grew. Starting at 16 entries and growing at a quarter in use made
-//! twitter's deduplicated encoding 1.8% more instructions than the fixed
-//! cache (wrong guesses while it was small); with these settings the
-//! benchmark's encode cells are at most 0.2% above it (citm_catalog), and
-//! most are below.
+//! The cache starts small and grows with the document: a cache of the full
+//! size, cleared for every document, would cost a small document more than
+//! encoding it, the time going to writing empty entries. A position is a
+//! field of a type, not a record, so most documents need few entries. A
+//! wrong guess costs a rewrite of the map, far more than growing, so the
+//! cache grows early: when more than an eighth of it is in use, or when more
+//! than a thirty-second of it has been overwritten by other contexts since
+//! it last grew. A smaller first cache, or later growth, would lose more to
+//! wrong guesses while the cache is small than it saves in clearing.
 
 /// Entries of a new cache (a power of two).
 const FIRST_SLOTS: usize = 64;

@@ -161,8 +161,8 @@ impl ShapeTable {
     /// check compares with constants (and reads the table's copy only for
     /// the middle of a name longer than 16 bytes). The body is shared by a macro, not
     /// by a call: with `key_at_is` calling this, the optimizer pushed the
-    /// byte comparison of long map keys out of line, and the value suite's
-    /// encoding took 1% to 12% more instructions.
+    /// byte comparison of long map keys out of line, a call per key on the
+    /// path of every map.
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn key_at_is_inline(&self, at: usize, key: &[u8]) -> bool {
         key_at_is!(self, at, key)

@@ -102,9 +102,8 @@ struct Hint {
 /// last two addresses that fell in a bucket are both kept. A document's
 /// unit variants number tens, and with one entry per bucket, two names in
 /// the same entry evicted each other on every use: which names collide
-/// depends on where the linker put them, and one build of the benchmark
-/// took 2.3% more instructions on game_updates than another. With buckets
-/// of two, a miss needs three names in one bucket.
+/// depends on where the linker put them, so speed changed from one build
+/// to the next. With buckets of two, a miss needs three names in one bucket.
 const HINTS: usize = 256;
 
 /// An empty hint: no string starts at address 0.

@@ -425,7 +425,7 @@ impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for MapAccess<'_, R, K> {
 /// call (saving registers, returning the result through memory) costs
 /// about as much as matching a field name. `next_entry` (what map types
 /// such as `Value` and `HashMap` call) keeps serde's default: forced
-/// inline, it cost the value suite 4-6% more instructions. Not forced in
+/// inline, it makes their decoding slower, not faster. Not forced in
 /// unoptimised builds, whose frames it would make too large for the depth
 /// limit on a small stack.
 pub(super) struct Entries<'b, A>(pub(super) &'b mut A);
