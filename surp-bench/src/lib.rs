@@ -115,11 +115,6 @@
 //!   or a regression. Because times on a shared machine are that noisy, the
 //!   check CI relies on is the instruction count (`--instructions`), which
 //!   is the same on every run of the same binary.
-//! - **The v0.1.0 encode anomaly.** The v0.1.0 run showed plain Surp
-//!   encoding twitter and citm_catalog 1.56x and 1.41x slower than
-//!   MessagePack, while alone it was faster. Measured again (see
-//!   [`ENCODE_ANOMALY`]), it is noise of that run, not a property of the
-//!   encoder or of the harness's order.
 
 mod baseline;
 mod chart;
@@ -162,7 +157,7 @@ pub use instructions::{
 };
 pub use markdown::{COMPRESSED_HEADING, markdown_tables};
 pub use measure::{Measurement, ZSTD_LEVEL};
-pub use meta::{ENCODE_ANOMALY, Meta};
+pub use meta::Meta;
 pub use operation::Operation;
 pub use plan::{Mode, Plan};
 pub use regression::{

@@ -155,10 +155,9 @@ const TYPED_METHODOLOGY: Methodology = Methodology {
     ..METHODOLOGY
 };
 
-/// Why plain Surp's encode looked slower than MessagePack's on twitter and
-/// citm_catalog in the v0.1.0 run (1.56x and 1.41x), as measured on
-/// 2026-11-23 on the same kind of machine.
-pub const ENCODE_ANOMALY: &str = "the v0.1.0 run's Surp/MessagePack encode ratios of 1.56 \
+// Written into every run's meta.json, so that each run's methodology page
+// says why noisy cells are flagged and CI counts instructions, not time.
+const ENCODE_ANOMALY: &str = "the v0.1.0 run's Surp/MessagePack encode ratios of 1.56 \
      (twitter) and 1.41 (citm_catalog) do not reproduce. The v0.1.0 harness itself (commit \
      be87b89), rebuilt and run twice in full mode on the same kind of machine, gave 0.98 and \
      0.97 on twitter and 0.92 and 1.14 on citm_catalog (medians of 20); its published cells had \
