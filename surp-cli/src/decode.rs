@@ -50,7 +50,7 @@ pub fn run(args: &Args) -> Result<(), Error> {
             JsonError::Surp(e) if matches!(e.kind(), surp::ErrorKind::Message(_)) => {
                 WriteFailure::Command(Error::NotJson(e))
             }
-            JsonError::Surp(e) => WriteFailure::Command(Error::Surp(e)),
+            JsonError::Surp(e) => WriteFailure::Command(Error::invalid_surp(e, &input)),
         })
     })
 }

@@ -13,6 +13,8 @@ pub const EXIT_USAGE: u8 = 2;
 pub enum Error {
     /// The input is not a valid Surp document.
     Surp(surp::Error),
+    /// The input is not a valid Surp document, and it is JSON text.
+    JsonGivenAsSurp(surp::Error),
     /// The document is valid Surp but has no JSON form (a NaN, a float map key).
     NotJson(surp::Error),
     /// The input is not valid JSON; `offset` is the byte it points at.
@@ -38,6 +40,17 @@ pub enum Error {
 }
 
 impl Error {
+    /// `error`, found decoding `input` as Surp. When `input` is JSON text,
+    /// the message says so: the decoder alone would only report trailing
+    /// bytes after the first character, read as a small integer.
+    pub fn invalid_surp(error: surp::Error, input: &[u8]) -> Error {
+        if crate::json::is_json_text(input) {
+            Error::JsonGivenAsSurp(error)
+        } else {
+            Error::Surp(error)
+        }
+    }
+
     /// The process exit code for this failure.
     pub fn exit_code(&self) -> u8 {
         match self {
@@ -66,6 +79,11 @@ impl Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Surp(e) => write!(f, "invalid Surp document: {e}"),
+            Error::JsonGivenAsSurp(e) => write!(
+                f,
+                "invalid Surp document: {e} (the input is JSON text; `surp encode` converts \
+                 JSON to Surp)"
+            ),
             Error::NotJson(e) => write!(f, "cannot convert to JSON: {e}"),
             Error::Json { error, offset } => write!(f, "invalid JSON: {error} (byte {offset})"),
             Error::Encode(e) => write!(f, "cannot encode: {e}"),
@@ -96,6 +114,29 @@ mod tests {
             "invalid Surp document: array declares 1 items but the input is too short to hold them at byte 0"
         );
         assert_eq!(Error::BinaryToTerminal.exit_code(), EXIT_USAGE);
+    }
+
+    #[test]
+    fn json_text_read_as_surp_is_named_as_such() {
+        let trailing = || surp::Error::new(surp::ErrorKind::TrailingBytes, 1);
+        for json in [
+            &b"{\"a\": 1}"[..],
+            b" [1, 2]\n",
+            b"{\"a\": 1}\n{\"a\": 2}\n",
+        ] {
+            assert_eq!(
+                Error::invalid_surp(trailing(), json).to_string(),
+                "invalid Surp document: trailing bytes after the value at byte 1 (the input is \
+                 JSON text; `surp encode` converts JSON to Surp)"
+            );
+        }
+        // Not JSON, or not only JSON: the decoder's message alone.
+        for other in [&b"\x01\x02"[..], b"", b"{\"a\": 1} \xff"] {
+            assert_eq!(
+                Error::invalid_surp(trailing(), other).to_string(),
+                "invalid Surp document: trailing bytes after the value at byte 1"
+            );
+        }
     }
 
     #[test]

@@ -64,7 +64,7 @@ pub fn dump<W: Write>(input: &[u8], out: &mut W) -> Result<(), Error> {
                 let depth = walker.depth();
                 let line = layout.line(start, &input[start..], depth, &format!("error: {e}"));
                 writeln!(out, "{line}").map_err(Error::stdout)?;
-                return Err(Error::Surp(e));
+                return Err(Error::invalid_surp(e, input));
             }
         };
         writeln!(out, "{line}").map_err(Error::stdout)?;

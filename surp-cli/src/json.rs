@@ -53,6 +53,14 @@ pub fn parse(input: &[u8]) -> Result<surp::Value, Error> {
     })
 }
 
+/// Whether `input` is JSON text: one JSON value or more, one after another
+/// (JSON Lines too). A command that expects Surp uses it to say so when it
+/// fails, since a JSON file is the usual mistake.
+pub fn is_json_text(input: &[u8]) -> bool {
+    let mut values = serde_json::Deserializer::from_slice(input).into_iter::<de::IgnoredAny>();
+    values.next().is_some_and(|first| first.is_ok()) && values.all(|value| value.is_ok())
+}
+
 /// The byte offset of serde_json's 1-based line and column (a column counts
 /// bytes, and names the byte the error was found at).
 fn byte_offset(input: &[u8], line: usize, column: usize) -> usize {

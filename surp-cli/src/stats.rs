@@ -161,7 +161,7 @@ fn largest_remainder<const N: usize>(parts: &[u64; N], scale: u64) -> [u64; N] {
 /// Runs `surp stats`.
 pub fn run(args: &Args) -> Result<(), Error> {
     let input = files::read_input(args.file.as_deref())?;
-    let breakdown = Breakdown::of(&input).map_err(Error::Surp)?;
+    let breakdown = Breakdown::of(&input).map_err(|e| Error::invalid_surp(e, &input))?;
     let mut text = report(&breakdown);
     if args.dedup_estimate {
         text.push_str(&dedup_estimate(&input)?);

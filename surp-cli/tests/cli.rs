@@ -252,6 +252,32 @@ fn a_short_truncated_file_names_its_offset() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+#[test]
+fn a_json_file_given_where_surp_is_expected_is_named_json() {
+    let dir = std::env::temp_dir().join(format!("surp-cli-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("file.json");
+    std::fs::write(&file, "{\"events\": [{\"type\": \"push\"}]}\n").unwrap();
+    let message = "surp: invalid Surp document: trailing bytes after the value at byte 1 (the \
+                   input is JSON text; `surp encode` converts JSON to Surp)\n";
+    for command in ["decode", "inspect", "stats"] {
+        surp()
+            .arg(command)
+            .arg(&file)
+            .assert()
+            .code(1)
+            .stderr(message);
+    }
+    // A Surp document cut short is not taken for JSON.
+    surp()
+        .arg("decode")
+        .write_stdin(&b"\xb1\x81a"[..])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("JSON").not());
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// The `share` column of a stats report, in tenths of a percent.
 fn shares(report: &str) -> (Vec<u64>, Vec<u64>) {
     let mut bytes = Vec::new();
