@@ -18,6 +18,80 @@ fn self_describing_peers(run: &Run) -> Vec<&'static Format> {
         .collect()
 }
 
+/// Names `formats` for a sentence: "JSON, MessagePack and CBOR". Two
+/// implementations of one format ("CBOR" and "CBOR (cbor4ii)") are one
+/// entry that names both crates, and a format that needs its own schema in
+/// the typed suite but not in `suite` is named as the generic message it
+/// writes there.
+pub(crate) fn format_list(formats: &[&'static Format], suite: Suite) -> String {
+    let family = |f: &Format| f.label.split(" (").next().unwrap_or(f.label);
+    let mut families: Vec<(&str, Vec<&'static Format>)> = Vec::new();
+    for &f in formats {
+        match families.iter_mut().find(|(name, _)| *name == family(f)) {
+            Some((_, members)) => members.push(f),
+            None => families.push((family(f), vec![f])),
+        }
+    }
+    let names: Vec<String> = families
+        .into_iter()
+        .map(|(name, members)| match members.as_slice() {
+            [f] if f.needs_schema && !f.needs_schema_in(suite) => {
+                format!("{}'s generic value message", f.label)
+            }
+            [f] => f.label.to_owned(),
+            _ => {
+                let crates: Vec<&str> = members.iter().map(|f| f.implementation).collect();
+                format!("{name} ({})", and_list(&crates))
+            }
+        })
+        .collect();
+    and_list(&names)
+}
+
+/// "a", "a and b", "a, b and c".
+pub(crate) fn and_list<S: AsRef<str>>(items: &[S]) -> String {
+    match items {
+        [] => String::new(),
+        [only] => only.as_ref().to_owned(),
+        [init @ .., last] => {
+            let init: Vec<&str> = init.iter().map(AsRef::as_ref).collect();
+            format!("{} and {}", init.join(", "), last.as_ref())
+        }
+    }
+}
+
+/// The sentence on which formats need a schema to be read, from the format
+/// table (the same that decides what the headline calls self-describing).
+pub fn schema_sentence(run: &Run) -> String {
+    let suite = run.suite();
+    let bound = schema_bound(run);
+    let (free, generic): (Vec<&'static Format>, Vec<&'static Format>) = run
+        .plan
+        .compared_formats()
+        .into_iter()
+        .filter(|f| !f.needs_schema_in(suite))
+        .partition(|f| !f.needs_schema);
+    if bound.is_empty() {
+        let mut out = String::from(
+            "no format here needs a schema of the dataset to decode it: each writes the \
+             data's map keys and value types on the wire",
+        );
+        if !generic.is_empty() {
+            out.push_str(&format!(
+                ", {} through a generic value message that is the same for every dataset",
+                and_list(&generic.iter().map(|f| f.label).collect::<Vec<_>>())
+            ));
+        }
+        return out;
+    }
+    format!(
+        "{} write no field names or types: a reader needs the Rust type or the `.proto` \
+         file to decode them. {} are self-describing",
+        format_list(&bound, suite),
+        format_list(&[free, generic].concat(), suite)
+    )
+}
+
 fn schema_bound(run: &Run) -> Vec<&'static Format> {
     run.plan
         .compared_formats()
@@ -135,7 +209,6 @@ fn own(run: &Run, name: &str) -> Option<&'static Format> {
 /// The headline: what the run shows, in two or three sentences.
 pub fn headline(run: &Run) -> String {
     let peers = self_describing_peers(run);
-    let peer_names: Vec<&str> = peers.iter().map(|f| f.label).collect();
     let mut out = String::new();
     if let Some(surp) = own(run, "surp") {
         let (dec, n) = wins(run, Chart::Time(Operation::Decode), surp, &peers);
@@ -143,7 +216,7 @@ pub fn headline(run: &Run) -> String {
         out.push_str(&format!(
             "**Plain Surp decodes faster than every other self-describing format ({}) on {dec} of \
              {n} datasets, and encodes faster on {enc} of {n}.**",
-            peer_names.join(", ")
+            format_list(&peers, run.suite())
         ));
     }
     if let Some(dedup) = own(run, "surp_dedup") {

@@ -50,12 +50,12 @@ pub struct RunMeta {
     pub thresholds: Thresholds,
     /// The run compared with, if any.
     pub baseline: Option<String>,
-    /// Regressions found against the baseline, as the harness wrote them.
-    pub regressions: Vec<serde_json::Value>,
+    /// Regressions found against the baseline.
+    pub regressions: Vec<Regression>,
     /// Size changes against the baseline.
-    pub size_changes: Vec<serde_json::Value>,
+    pub size_changes: Vec<SizeChange>,
     /// Cells that moved past the threshold but were too noisy to judge.
-    pub noisy: Vec<serde_json::Value>,
+    pub noisy: Vec<NoisyCell>,
     /// Remarks of the regression check.
     pub notes: Vec<String>,
 }
@@ -117,4 +117,78 @@ pub struct Thresholds {
     pub time_regression_pct: f64,
     /// The CV above which a flagged cell is noisy, in percent.
     pub noisy_cv_pct: f64,
+}
+
+/// Something that got worse against the baseline (`surp_bench::Regression`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Regression {
+    /// One of the project's formats changed size without a new format
+    /// version.
+    Size {
+        /// The format's name.
+        format: String,
+        /// The dataset's name.
+        dataset: String,
+        /// The size in the baseline, in bytes.
+        baseline_bytes: u64,
+        /// The size in this run, in bytes.
+        current_bytes: u64,
+        /// This run's size minus the baseline's.
+        delta_bytes: i64,
+    },
+    /// A cell's time grew relative to the reference format's.
+    Time {
+        /// The format's name.
+        format: String,
+        /// The dataset's name.
+        dataset: String,
+        /// The operation.
+        op: String,
+        /// Median over the reference's median, in the baseline.
+        baseline_ratio: f64,
+        /// Median over the reference's median, in this run.
+        current_ratio: f64,
+        /// How much the ratio grew, in percent.
+        change_pct: f64,
+    },
+}
+
+/// A size that differs from the baseline's (`surp_bench::SizeChange`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct SizeChange {
+    /// The format's name.
+    pub format: String,
+    /// The dataset's name.
+    pub dataset: String,
+    /// The size in the baseline, in bytes.
+    pub baseline_bytes: u64,
+    /// The size in this run, in bytes.
+    pub current_bytes: u64,
+    /// This run's size minus the baseline's.
+    pub delta_bytes: i64,
+    /// The change as a percentage of the baseline's size.
+    pub delta_pct: f64,
+    /// Whether the change counts as a regression.
+    pub regression: bool,
+}
+
+/// A time ratio that grew past the threshold in a cell too noisy to judge
+/// (`surp_bench::NoisyCell`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct NoisyCell {
+    /// The format's name.
+    pub format: String,
+    /// The dataset's name.
+    pub dataset: String,
+    /// The operation.
+    pub op: String,
+    /// Median over the reference's median, in the baseline.
+    pub baseline_ratio: f64,
+    /// Median over the reference's median, in this run.
+    pub current_ratio: f64,
+    /// How much the ratio grew, in percent.
+    pub change_pct: f64,
+    /// The highest CV of the cells behind the two ratios, in percent.
+    pub cv_pct: f64,
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use surp_bench::{Chart, Format, Mode, Suite, markdown_tables, thousands};
 
 use crate::front;
+use crate::meta::{Regression, RunMeta};
 use crate::python_page::peers;
 use crate::run::Run;
 
@@ -172,44 +173,194 @@ fn push_run_table(out: &mut String, run: &Run) {
         ));
     }
 
+    push_regression_check(out, meta);
+}
+
+/// The regression check against the baseline run: a sentence with the
+/// counts and the thresholds, then a table per kind of finding, then the
+/// check's notes.
+fn push_regression_check(out: &mut String, meta: &RunMeta) {
     let t = &meta.thresholds;
+    let reference = format_label(&t.reference_format);
     out.push_str("\n### Regression check\n\n");
     match &meta.baseline {
         Some(baseline) => out.push_str(&format!(
-            "Compared with the run in `{baseline}`: {} regression(s), {} size change(s), {} \
-             noisy cell(s). A time is flagged when its ratio to {}'s time grew by more than {}%, \
-             and called noisy instead when a CV behind it is above {}%.\n",
-            meta.regressions.len(),
-            meta.size_changes.len(),
-            meta.noisy.len(),
-            t.reference_format,
+            "Compared with the run in `{}`: {}, {}, {}. A time is flagged when its ratio to \
+             {reference}'s time grew by more than {}%, and called noisy instead when a CV \
+             behind it is above {}%.\n",
+            repository_path(baseline),
+            count(meta.regressions.len(), "regression"),
+            count(meta.size_changes.len(), "size change"),
+            count(meta.noisy.len(), "noisy cell"),
             t.time_regression_pct,
             t.noisy_cv_pct
         )),
         None => out.push_str("Not compared with an earlier run.\n"),
     }
-    let findings = [
-        ("Regression", &meta.regressions),
-        ("Size change", &meta.size_changes),
-        ("Noisy", &meta.noisy),
-    ];
-    let mut listed = false;
-    for (label, items) in findings {
-        for item in items {
-            if !listed {
-                out.push('\n');
-                listed = true;
-            }
-            out.push_str(&format!("- {label}: {}\n", escape(&describe(item))));
+
+    if !meta.regressions.is_empty() {
+        out.push_str(
+            "\n#### Regressions\n\n\
+             | format | dataset | what | baseline | this run | change |\n\
+             | --- | --- | --- | --: | --: | --: |\n",
+        );
+        for r in &meta.regressions {
+            out.push_str(&match r {
+                Regression::Size {
+                    format,
+                    dataset,
+                    baseline_bytes,
+                    current_bytes,
+                    delta_bytes,
+                } => format!(
+                    "| {} | `{dataset}` | size (bytes), without a new format version | {} | {} \
+                     | {} |\n",
+                    format_label(format),
+                    thousands(*baseline_bytes),
+                    thousands(*current_bytes),
+                    signed_thousands(*delta_bytes)
+                ),
+                Regression::Time {
+                    format,
+                    dataset,
+                    op,
+                    baseline_ratio,
+                    current_ratio,
+                    change_pct,
+                } => format!(
+                    "| {} | `{dataset}` | {op} time over {reference}'s | {baseline_ratio:.2} | \
+                     {current_ratio:.2} | {change_pct:+.1}% |\n",
+                    format_label(format)
+                ),
+            });
         }
+    }
+    if !meta.size_changes.is_empty() {
+        out.push_str(
+            "\n#### Size changes\n\n\
+             Sizes do not depend on the machine, so every change is listed. One of the \
+             project's own formats may change size only with a new Surp format version; \
+             otherwise the change is a regression.\n\n\
+             | format | dataset | baseline (bytes) | this run (bytes) | change | regression |\n\
+             | --- | --- | --: | --: | --: | --- |\n",
+        );
+        for c in &meta.size_changes {
+            out.push_str(&format!(
+                "| {} | `{}` | {} | {} | {} ({}) | {} |\n",
+                format_label(&c.format),
+                c.dataset,
+                thousands(c.baseline_bytes),
+                thousands(c.current_bytes),
+                signed_thousands(c.delta_bytes),
+                signed_pct(c.delta_pct),
+                if c.regression { "yes" } else { "no" }
+            ));
+        }
+    }
+    if !meta.noisy.is_empty() {
+        out.push_str(&format!(
+            "\n#### Noisy cells\n\n\
+             Times whose ratio to {reference}'s grew past the threshold while a CV behind \
+             them was above {}%: too noisy to judge, so not counted as regressions.\n\n\
+             | format | dataset | op | time over {reference}'s, baseline | this run | change | \
+             highest CV |\n\
+             | --- | --- | --- | --: | --: | --: | --: |\n",
+            t.noisy_cv_pct
+        ));
+        for n in &meta.noisy {
+            out.push_str(&format!(
+                "| {} | `{}` | {} | {:.2} | {:.2} | {:+.1}% | {:.1}% |\n",
+                format_label(&n.format),
+                n.dataset,
+                n.op,
+                n.baseline_ratio,
+                n.current_ratio,
+                n.change_pct,
+                n.cv_pct
+            ));
+        }
+    }
+    if !meta.notes.is_empty() {
+        out.push('\n');
     }
     for note in &meta.notes {
-        if !listed {
-            out.push('\n');
-            listed = true;
-        }
-        out.push_str(&format!("- Note: {}\n", escape(note)));
+        out.push_str(&format!(
+            "- Note: {}\n",
+            escape(&without_absolute_paths(note))
+        ));
     }
+}
+
+/// The name charts and tables show for the format called `name` in a run's
+/// files, or `name` itself for a format this build does not know.
+fn format_label(name: &str) -> &str {
+    Format::from_name(name).map_or(name, |f| f.label)
+}
+
+/// "1 regression", "8 size changes", "no noisy cell".
+fn count(n: usize, noun: &str) -> String {
+    match n {
+        0 => format!("no {noun}"),
+        1 => format!("1 {noun}"),
+        n => format!("{n} {noun}s"),
+    }
+}
+
+/// A signed byte count with thousands separators: "+1,200", "-99,999".
+fn signed_thousands(n: i64) -> String {
+    let sign = if n < 0 { "-" } else { "+" };
+    format!("{sign}{}", thousands(n.unsigned_abs()))
+}
+
+/// A signed percentage to two decimals, or to two significant digits when
+/// it is smaller than that: "-3.50%", "-0.0015%".
+fn signed_pct(pct: f64) -> String {
+    let decimals = if pct != 0.0 && pct.abs() < 0.01 {
+        (1.0 - pct.abs().log10().floor()) as usize
+    } else {
+        2
+    };
+    format!("{pct:+.decimals$}%")
+}
+
+/// Where the folders of runs live in the repository: a path in a run's
+/// files that contains one of these is shown from there on.
+const REPOSITORY_FOLDERS: [&str; 2] = ["docs/assets/bench/", "bench/results"];
+
+/// A path from a run's `meta.json` as a page shows it. The harness records
+/// absolute paths of the machine it ran on, which mean nothing to a reader:
+/// a path into one of the repository's run folders is cut to its part from
+/// that folder on, any other absolute path to its last component.
+fn repository_path(path: &str) -> String {
+    if !path.starts_with('/') {
+        return path.to_owned();
+    }
+    for folder in REPOSITORY_FOLDERS {
+        if let Some(at) = path.find(&format!("/{folder}")) {
+            return path[at + 1..].to_owned();
+        }
+    }
+    let trimmed = path.trim_end_matches('/');
+    trimmed
+        .rsplit('/')
+        .next()
+        .filter(|last| !last.is_empty())
+        .unwrap_or(trimmed)
+        .to_owned()
+}
+
+/// `text` with every absolute path in it made [`repository_path`]'s way.
+fn without_absolute_paths(text: &str) -> String {
+    text.split(' ')
+        .map(|word| {
+            if !word.starts_with('/') {
+                return word.to_owned();
+            }
+            let path = word.trim_end_matches([',', ';', ':', ')']);
+            format!("{}{}", repository_path(path), &word[path.len()..])
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `text` from a run's files, escaped so that Markdown shows it as it is
@@ -249,22 +400,6 @@ pub(crate) fn code_in_table(text: &str) -> String {
     format!("{fence}{pad}{}{pad}{fence}", text.replace('|', "\\|"))
 }
 
-/// A finding of the regression check as `key value` pairs, in the order
-/// `meta.json` gives them.
-fn describe(item: &serde_json::Value) -> String {
-    match item.as_object() {
-        Some(fields) => fields
-            .iter()
-            .map(|(k, v)| match v.as_str() {
-                Some(s) => format!("{k} {s}"),
-                None => format!("{k} {v}"),
-            })
-            .collect::<Vec<_>>()
-            .join(", "),
-        None => item.to_string(),
-    }
-}
-
 /// What a chart shows, as its image's alternative text.
 pub fn chart_alt(chart: Chart) -> String {
     match chart {
@@ -293,12 +428,11 @@ fn push_charts(out: &mut String, run: &Run, assets: &str) {
 
 /// Labels for the methodology entries the harness writes today, in reading
 /// order; entries not listed here follow, under their own names.
-const METHODOLOGY_LABELS: [(&str, &str); 12] = [
+const METHODOLOGY_LABELS: [(&str, &str); 11] = [
     ("order", "Order"),
     ("encode_buffer", "Encode buffer"),
     ("decode", "Decode"),
     ("borrowed_decode", "Borrowed decode"),
-    ("schema", "Schema-bound formats"),
     ("zstd", "Compressed size"),
     ("encode_anomaly_v0_1_0", "The v0.1.0 encode anomaly"),
     ("timer", "Timer"),
@@ -346,7 +480,16 @@ fn push_methodology(out: &mut String, run: &Run) {
              run:\n\n"
         }
     });
-    push_methodology_entries(out, &METHODOLOGY_LABELS, methodology);
+    // Which formats need a schema is said from the format table, as the
+    // headline says it, not as the run recorded it: runs up to v0.2.0
+    // wrote the typed suite's sentence into the value suite too.
+    let mut recorded = methodology.clone();
+    recorded.remove("schema");
+    push_methodology_entries(out, &METHODOLOGY_LABELS, &recorded);
+    out.push_str(&format!(
+        "- **Schemas**: {}.\n",
+        front::schema_sentence(run)
+    ));
     out.push_str(&format!(
         "- **Statistics**: median, {} and minimum of the timed runs, and the coefficient of \
          variation (CV, standard deviation over mean). A high CV means a noisy cell: compare \
@@ -436,6 +579,39 @@ mod tests {
         assert_eq!(code_in_table("a `b` c"), "``a `b` c``");
         assert_eq!(code_in_table("`x``"), "``` `x`` ```");
         assert_eq!(code_in_table("a|b"), "`a\\|b`");
+    }
+
+    #[test]
+    fn absolute_paths_of_the_machine_are_not_shown() {
+        assert_eq!(
+            repository_path("/work/main/docs/assets/bench/v0.1.0/"),
+            "docs/assets/bench/v0.1.0/"
+        );
+        assert_eq!(
+            repository_path("/home/ci/surp/bench/results/typed"),
+            "bench/results/typed"
+        );
+        assert_eq!(repository_path("/tmp/elsewhere/v0.1.0/"), "v0.1.0");
+        assert_eq!(repository_path("bench/results"), "bench/results");
+        assert_eq!(
+            without_absolute_paths(
+                "the baseline /work/main/docs/assets/bench/v0.1.0/typed has no typed suite; \
+                 see /tmp/x/run, or not"
+            ),
+            "the baseline docs/assets/bench/v0.1.0/typed has no typed suite; see run, or not"
+        );
+    }
+
+    #[test]
+    fn counts_read_as_words() {
+        assert_eq!(count(0, "regression"), "no regression");
+        assert_eq!(count(1, "size change"), "1 size change");
+        assert_eq!(count(7, "noisy cell"), "7 noisy cells");
+        assert_eq!(signed_thousands(-99_999), "-99,999");
+        assert_eq!(signed_thousands(1200), "+1,200");
+        assert_eq!(signed_pct(-3.502876591022458), "-3.50%");
+        assert_eq!(signed_pct(-0.0015152078658572702), "-0.0015%");
+        assert_eq!(signed_pct(0.0), "+0.00%");
     }
 
     #[test]

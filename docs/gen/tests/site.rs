@@ -229,6 +229,56 @@ fn a_run_from_before_the_pipelines_still_gets_their_sizes() {
 }
 
 #[test]
+fn the_regression_check_is_a_table_without_the_machine_s_paths() {
+    let docs = docs_with_runs(&["v0.1.0"]);
+    let meta_path = docs.path().join("assets/bench/v0.1.0/meta.json");
+    let mut meta: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(&meta_path).unwrap()).unwrap();
+    meta["baseline"] = "/home/someone/surp/docs/assets/bench/v0.0.9/".into();
+    meta["regressions"] = serde_json::json!([{
+        "kind": "time", "format": "msgpack", "dataset": "nested_deep", "op": "decode",
+        "baseline_ratio": 0.5, "current_ratio": 0.75, "change_pct": 50.0
+    }]);
+    meta["size_changes"] = serde_json::json!([{
+        "format": "surp_dedup", "dataset": "string_heavy", "baseline_bytes": 1200,
+        "current_bytes": 1000, "delta_bytes": -200, "delta_pct": -16.666666666666668,
+        "regression": false
+    }]);
+    meta["noisy"] = serde_json::json!([{
+        "format": "msgpack", "dataset": "string_heavy", "op": "encode",
+        "baseline_ratio": 1.0, "current_ratio": 1.3, "change_pct": 30.000000000000004,
+        "cv_pct": 12.34
+    }]);
+    meta["notes"] =
+        serde_json::json!(["the baseline /home/someone/surp/bench/results has no typed suite"]);
+    fs::write(&meta_path, meta.to_string()).unwrap();
+
+    let site = Site::generate(docs.path()).unwrap();
+    let text = page(&site, "v0.1.0.md");
+    assert!(!text.contains("/home/someone"), "{text}");
+    assert!(text.contains(
+        "Compared with the run in `docs/assets/bench/v0.0.9/`: 1 regression, 1 size change, \
+         1 noisy cell."
+    ));
+    assert_eq!(
+        table_rows(text, "#### Regressions"),
+        ["| MessagePack | `nested_deep` | decode time over JSON's | 0.50 | 0.75 | +50.0% |"]
+    );
+    assert_eq!(
+        table_rows(text, "#### Size changes"),
+        ["| Surp+Dedup | `string_heavy` | 1,200 | 1,000 | -200 (-16.67%) | no |"]
+    );
+    assert_eq!(
+        table_rows(text, "#### Noisy cells"),
+        ["| MessagePack | `string_heavy` | encode | 1.00 | 1.30 | +30.0% | 12.3% |"]
+    );
+    assert!(text.contains("- Note: the baseline bench/results has no typed suite\n"));
+    assert!(
+        text.contains("<span class=\"stat-value\">1</span><span class=\"stat-label\">regressions")
+    );
+}
+
+#[test]
 fn runs_are_listed_newest_first() {
     let docs = docs_with_runs(&["v0.2.0", "v0.10.0", "v0.1.0"]);
     let site = Site::generate(docs.path()).unwrap();
