@@ -47,6 +47,7 @@ guide_examples!(
     enums => "../../examples/enums.rs",
     errors => "../../examples/errors.rs",
     evolution => "../../examples/evolution.rs",
+    frame => "../../examples/frame.rs",
     integers => "../../examples/integers.rs",
     io => "../../examples/io.rs",
     limits => "../../examples/limits.rs",
