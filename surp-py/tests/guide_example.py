@@ -1,0 +1,51 @@
+import datetime
+
+import surp
+
+# The order of the Rust quick start, as a dict: the same 67 bytes.
+order = {
+    "id": 1042,
+    "customer": "Ada Lovelace",
+    "items": ["notebook", "pencil"],
+    "total": 12.5,
+    "note": None,
+}
+data = surp.dumps(order)
+assert len(data) == 67
+assert surp.loads(data) == order
+
+# Bytes stay bytes; a tuple comes back as a list.
+value = {"blob": b"\x00\xff", "pair": (1, 2)}
+assert surp.loads(surp.dumps(value)) == {"blob": b"\x00\xff", "pair": [1, 2]}
+
+# dedup=True writes repeated strings and key sets once, then refers back.
+events = [{"kind": "push", "repo": "surp", "n": n} for n in range(100)]
+assert len(surp.dumps(events)) == 2402
+assert len(surp.dumps(events, dedup=True)) == 621
+assert surp.loads(surp.dumps(events, dedup=True)) == events
+
+# default= turns what Surp cannot write into something it can.
+when = {"at": datetime.date(2024, 2, 29)}
+encoded = surp.dumps(when, default=lambda obj: obj.isoformat())
+assert surp.loads(encoded) == {"at": "2024-02-29"}
+
+# Without it, an EncodeError (a TypeError) says where the object is.
+try:
+    surp.dumps({"tags": {"a", "b"}})
+except surp.EncodeError as err:
+    assert err.path == "$['tags']"
+    assert str(err) == "cannot encode an object of type 'set' at $['tags']"
+else:
+    raise AssertionError("a set cannot be encoded")
+
+# A DecodeError (a ValueError) has the Rust decoder's kind and offset.
+try:
+    surp.loads(data[:10])
+except surp.DecodeError as err:
+    assert err.kind == "LengthExceedsInput"
+    assert err.offset == 0
+    assert str(err) == (
+        "map declares 5 entries but the input is too short to hold them at byte 0"
+    )
+else:
+    raise AssertionError("a cut document cannot be decoded")
