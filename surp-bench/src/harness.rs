@@ -126,6 +126,16 @@ pub fn run(options: &Options) -> Result<Report, BenchError> {
     })
 }
 
+/// A folder as `meta.json` and the report name it: from the workspace root
+/// when it is inside the workspace, so that a committed run does not show
+/// where the repository sat on the machine that made it.
+fn recorded_path(dir: &Path) -> String {
+    dir.strip_prefix(workspace_root())
+        .unwrap_or(dir)
+        .display()
+        .to_string()
+}
+
 fn run_suite(
     plan: &Plan,
     output: &Path,
@@ -158,7 +168,7 @@ fn run_suite(
                 &baseline.measurements,
                 &baseline.identity,
             );
-            comparison.baseline = Some(baseline.dir.display().to_string());
+            comparison.baseline = Some(recorded_path(&baseline.dir));
             if !baseline.skipped_rows.is_empty() {
                 comparison.notes.push(format!(
                     "{} baseline rows name formats, datasets or operations this build does not \
@@ -172,7 +182,7 @@ fn run_suite(
             notes: vec![match baseline_dir {
                 Some(dir) => format!(
                     "the baseline {} has no {} suite; nothing was compared",
-                    dir.display(),
+                    recorded_path(dir),
                     plan.suite
                 ),
                 None => "no baseline run was found or given; nothing was compared".to_owned(),
@@ -263,4 +273,17 @@ fn write_outputs(
         write(charts.join(chart.file_name()), &svg)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_inside_the_workspace_is_recorded_from_its_root() {
+        let run = workspace_root().join("docs/assets/bench/v0.1.0/typed");
+        assert_eq!(recorded_path(&run), "docs/assets/bench/v0.1.0/typed");
+        let elsewhere = Path::new("/tmp/baseline");
+        assert_eq!(recorded_path(elsewhere), "/tmp/baseline");
+    }
 }

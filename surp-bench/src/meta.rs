@@ -125,9 +125,9 @@ const METHODOLOGY: Methodology = Methodology {
            outside the clock; their size_bytes is the compressed size (so their mb_per_s is \
            compressed bytes per second) and their zstd_bytes is empty",
     borrowed_decode: None,
-    schema: "postcard, bitcode, Protobuf and MessagePack compact (structs as arrays) write no \
-             field names or types: a reader needs the schema to decode them. Surp, JSON, \
-             MessagePack (structs as maps) and CBOR are self-describing",
+    schema: "no format of the value suite needs a schema of the dataset: each writes the \
+             data's map keys and value types on the wire, Protobuf through one generic Value \
+             message",
     encode_anomaly_v0_1_0: ENCODE_ANOMALY,
 };
 
@@ -146,6 +146,9 @@ const TYPED_METHODOLOGY: Methodology = Methodology {
                converted into its messages once, outside the clock, so encode and decode time \
                prost on its own message types; the round-trip check converts back",
     json_bytes: "the typed datasets hold no byte strings",
+    schema: "postcard, bitcode, Protobuf and MessagePack compact (structs as arrays) write no \
+             field names or types: a reader needs the schema to decode them. Surp, JSON, \
+             MessagePack (structs as maps) and CBOR (ciborium and cbor4ii) are self-describing",
     borrowed_decode: Some(
         "decode_borrowed decodes into the same types with &str in place of String, where the \
          dataset has strings (log, game_save) and the format can borrow from a slice (all but \
