@@ -15,6 +15,7 @@
 //! so each is either in the table (written as a reference now) or can never
 //! take a slot (eligibility only gets stricter as the table grows).
 
+use surp::__private::Depth;
 use surp::dedup;
 use surp::wire::{self, Kind};
 use surp::{Error, ErrorKind, Result};
@@ -132,7 +133,7 @@ pub(crate) struct Encoder {
     pub(crate) moved: usize,
     /// How many more arrays and maps may open inside the open ones: deeper
     /// values are an error rather than a stack overflow.
-    pub(crate) depth_left: usize,
+    pub(crate) depth: Depth,
 }
 
 /// [`MapFrame::shape`] of an explicit map.
@@ -233,20 +234,14 @@ impl Encoder {
             seq_marks: Vec::new(),
             explicit: Vec::with_capacity(4),
             moved: 0,
-            depth_left: surp::DEFAULT_MAX_DEPTH,
+            depth: Depth::new(surp::DEFAULT_MAX_DEPTH),
         }
     }
 
     /// Enters an array or map, or fails past the depth limit.
     #[inline]
     pub(crate) fn enter(&mut self) -> Result<()> {
-        match self.depth_left.checked_sub(1) {
-            Some(left) => {
-                self.depth_left = left;
-                Ok(())
-            }
-            None => Err(depth_error()),
-        }
+        self.depth.enter()
     }
 
     /// Writes a string as a reference when it has a slot, else as a literal
@@ -335,7 +330,7 @@ impl Encoder {
     }
 
     pub(crate) fn end_seq(&mut self, frame: SeqFrame) -> Result<()> {
-        self.depth_left += 1;
+        self.depth.leave();
         match frame.declared {
             Ok(n) if n == frame.written => Ok(()),
             Ok(n) => Err(count_error(Kind::Array, n, frame.written)),
@@ -720,7 +715,7 @@ impl Encoder {
     pub(crate) fn end_map(&mut self, frame: MapFrame) -> Result<()> {
         if frame.written == frame.key_count && frame.shape != EXPLICIT {
             // The prediction that chose this shape stays as it is.
-            self.depth_left += 1;
+            self.depth.leave();
             self.wrote_reference = true;
             return Ok(());
         }
@@ -731,7 +726,7 @@ impl Encoder {
     /// shape (made explicit here).
     #[inline(never)]
     fn end_other_map(&mut self, mut frame: MapFrame) -> Result<()> {
-        self.depth_left += 1;
+        self.depth.leave();
         self.make_explicit(&mut frame)?;
         // Its state, and above it only those of maps left unended.
         self.explicit.truncate(frame.keys + 1);
@@ -912,10 +907,4 @@ fn unfinished_value_error() -> Error {
         "a map holds a value left unfinished (a Serialize impl dropped an array or map \
          without ending it, after an error it ignored)",
     )
-}
-
-/// Nesting deeper than the encoder's limit (the decoder's default).
-#[cold]
-pub(crate) fn depth_error() -> surp::Error {
-    surp::Error::without_offset(surp::ErrorKind::DepthLimitExceeded(surp::DEFAULT_MAX_DEPTH))
 }

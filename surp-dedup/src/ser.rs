@@ -128,9 +128,7 @@ impl<'a, const STRINGS: bool> ser::Serializer for Serializer<'a, STRINGS> {
         self.null()
     }
     fn serialize_some<T: Serialize + ?Sized>(mut self, value: &T) -> Result<()> {
-        if self.pending_some >= self.enc.depth_left {
-            return Err(crate::encoder::depth_error());
-        }
+        self.enc.depth.check_some(self.pending_some)?;
         self.pending_some += 1;
         value.serialize(self)
     }

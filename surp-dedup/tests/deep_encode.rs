@@ -149,3 +149,232 @@ fn values_at_the_depth_limit_encode_and_decode_one_level_more_do_not() {
         assert_too_deep(encode_all(&Unsized(over)), "unsized");
     });
 }
+
+/// A recursive type of one serde compound kind, as `#[derive(Serialize)]`
+/// writes it: built `depth` levels deep without recursion, and taken apart
+/// the same way (a derived drop of a million levels would recurse).
+trait Recursive: Serialize + Sized {
+    const KIND: &'static str;
+    fn leaf() -> Self;
+    fn wrap(self) -> Self;
+    /// The value one level in, leaving this one without it.
+    fn take_inner(&mut self) -> Option<Self>;
+
+    fn nested(depth: usize) -> Self {
+        (0..depth).fold(Self::leaf(), |inner, _| inner.wrap())
+    }
+
+    fn dismantle(mut self) {
+        while let Some(inner) = self.take_inner() {
+            self = inner;
+        }
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Struct {
+    next: Option<Box<Struct>>,
+    n: u8,
+}
+
+impl Recursive for Struct {
+    const KIND: &'static str = "struct";
+    fn leaf() -> Self {
+        Struct { next: None, n: 0 }
+    }
+    fn wrap(self) -> Self {
+        Struct {
+            next: Some(Box::new(self)),
+            n: 1,
+        }
+    }
+    fn take_inner(&mut self) -> Option<Self> {
+        self.next.take().map(|b| *b)
+    }
+}
+
+#[derive(serde::Serialize)]
+struct TupleStruct(Option<Box<TupleStruct>>, u8);
+
+impl Recursive for TupleStruct {
+    const KIND: &'static str = "tuple struct";
+    fn leaf() -> Self {
+        TupleStruct(None, 0)
+    }
+    fn wrap(self) -> Self {
+        TupleStruct(Some(Box::new(self)), 1)
+    }
+    fn take_inner(&mut self) -> Option<Self> {
+        self.0.take().map(|b| *b)
+    }
+}
+
+/// A tuple: `Some((inner, n))` inside a newtype struct, which adds nothing.
+#[derive(serde::Serialize)]
+struct Tuple(Option<Box<(Tuple, u8)>>);
+
+impl Recursive for Tuple {
+    const KIND: &'static str = "tuple";
+    fn leaf() -> Self {
+        Tuple(None)
+    }
+    fn wrap(self) -> Self {
+        Tuple(Some(Box::new((self, 1))))
+    }
+    fn take_inner(&mut self) -> Option<Self> {
+        self.0.take().map(|b| b.0)
+    }
+}
+
+macro_rules! recursive_enum {
+    ($name:ident, $kind:literal, $node:pat => $inner:ident, $wrap:expr) => {
+        impl Recursive for $name {
+            const KIND: &'static str = $kind;
+            fn leaf() -> Self {
+                $name::Leaf
+            }
+            fn wrap(self) -> Self {
+                let wrap: fn(Box<$name>) -> $name = $wrap;
+                wrap(Box::new(self))
+            }
+            fn take_inner(&mut self) -> Option<Self> {
+                match std::mem::replace(self, $name::Leaf) {
+                    $node => Some(*$inner),
+                    $name::Leaf => None,
+                }
+            }
+        }
+    };
+}
+
+#[derive(serde::Serialize)]
+enum TupleVariant {
+    Leaf,
+    Node(Box<TupleVariant>, u8),
+}
+recursive_enum!(TupleVariant, "tuple variant", TupleVariant::Node(next, _) => next, |b| TupleVariant::Node(b, 1));
+
+#[derive(serde::Serialize)]
+enum StructVariant {
+    Leaf,
+    Node { next: Box<StructVariant> },
+}
+recursive_enum!(StructVariant, "struct variant", StructVariant::Node { next } => next, |next| StructVariant::Node { next });
+
+#[derive(serde::Serialize)]
+enum NewtypeVariant {
+    Leaf,
+    Node(Box<NewtypeVariant>),
+}
+recursive_enum!(NewtypeVariant, "newtype variant", NewtypeVariant::Node(next) => next, NewtypeVariant::Node);
+
+#[derive(serde::Serialize)]
+struct Seq(Vec<Seq>);
+
+impl Recursive for Seq {
+    const KIND: &'static str = "sequence";
+    fn leaf() -> Self {
+        Seq(Vec::new())
+    }
+    fn wrap(self) -> Self {
+        Seq(vec![self])
+    }
+    fn take_inner(&mut self) -> Option<Self> {
+        self.0.pop()
+    }
+}
+
+#[derive(serde::Serialize)]
+struct Map(std::collections::BTreeMap<u8, Map>);
+
+impl Recursive for Map {
+    const KIND: &'static str = "map";
+    fn leaf() -> Self {
+        Map(Default::default())
+    }
+    fn wrap(self) -> Self {
+        Map([(0, self)].into())
+    }
+    fn take_inner(&mut self) -> Option<Self> {
+        std::mem::take(&mut self.0).into_values().next()
+    }
+}
+
+/// `Some`s around a `None`, each written as a `some` tag.
+#[derive(serde::Serialize)]
+struct Opt(Option<Box<Opt>>);
+
+impl Recursive for Opt {
+    const KIND: &'static str = "option";
+    fn leaf() -> Self {
+        Opt(None)
+    }
+    fn wrap(self) -> Self {
+        Opt(Some(Box::new(self)))
+    }
+    fn take_inner(&mut self) -> Option<Self> {
+        self.0.take().map(|b| *b)
+    }
+}
+
+/// Calls `check::<T>()` for every compound kind.
+macro_rules! for_every_kind {
+    ($check:ident) => {
+        $check::<Struct>();
+        $check::<TupleStruct>();
+        $check::<Tuple>();
+        $check::<TupleVariant>();
+        $check::<StructVariant>();
+        $check::<NewtypeVariant>();
+        $check::<Seq>();
+        $check::<Map>();
+        $check::<Opt>();
+    };
+}
+
+#[test]
+fn every_compound_kind_nested_a_million_deep_is_an_error_from_every_serializer() {
+    fn check<T: Recursive>() {
+        let value = T::nested(1_000_000);
+        assert_too_deep(encode_all(&value), T::KIND);
+        value.dismantle();
+    }
+    on_small_stack(|| {
+        for_every_kind!(check);
+    });
+}
+
+/// The deepest value of each kind that a serializer writes is one that the
+/// decoder, with its default limits, reads: no encoder writes a document
+/// that the decoder refuses.
+#[test]
+fn the_deepest_value_of_every_kind_that_encodes_also_decodes() {
+    fn check<T: Recursive>() {
+        for serializer in 0..3 {
+            let mut deepest = None;
+            for depth in 1..=2 * DEFAULT_MAX_DEPTH {
+                let value = T::nested(depth);
+                match encode_all(&value).into_iter().nth(serializer).unwrap() {
+                    Ok(bytes) => deepest = Some((depth, bytes)),
+                    Err(e) => {
+                        let what = format!("{} at depth {depth}", T::KIND);
+                        assert_eq!(
+                            *e.kind(),
+                            ErrorKind::DepthLimitExceeded(DEFAULT_MAX_DEPTH),
+                            "{what}"
+                        );
+                        break;
+                    }
+                }
+            }
+            let (depth, bytes) = deepest.expect("a value one level deep encodes");
+            assert!(depth < 2 * DEFAULT_MAX_DEPTH, "{} has no limit", T::KIND);
+            surp::from_slice::<Value>(&bytes).unwrap_or_else(|e| {
+                panic!("{} at depth {depth}, serializer {serializer}: {e}", T::KIND)
+            });
+        }
+    }
+    on_small_stack(|| {
+        for_every_kind!(check);
+    });
+}

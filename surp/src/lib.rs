@@ -67,6 +67,14 @@ pub mod ser;
 pub mod value;
 pub mod wire;
 
+/// Not part of the API: what the sibling crates of this repository
+/// (`surp-dedup`, `surp-cli`) share with this one. It may change in any
+/// release.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::ser::depth::Depth;
+}
+
 use std::io;
 
 use serde::de::{Deserialize, DeserializeOwned};

@@ -21,7 +21,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::output::{MAX_HEADER, Output, Spill};
 use crate::wire::{self, Kind};
 
+pub(crate) mod depth;
 mod some;
+use depth::Depth;
 pub use some::SomeSerializer;
 
 /// A Surp serializer writing to an [`Output`].
@@ -38,9 +40,7 @@ pub use some::SomeSerializer;
 #[derive(Debug)]
 pub struct Serializer<O> {
     out: O,
-    /// How many more arrays and maps may open inside the open ones.
-    depth_left: usize,
-    max_depth: usize,
+    depth: Depth,
     /// The side buffer, kept between collections of unknown length.
     spill: Option<Box<Spill>>,
 }
@@ -52,8 +52,7 @@ impl<O: Output> Serializer<O> {
     pub fn new(out: O) -> Self {
         Serializer {
             out,
-            depth_left: crate::DEFAULT_MAX_DEPTH,
-            max_depth: crate::DEFAULT_MAX_DEPTH,
+            depth: Depth::new(crate::DEFAULT_MAX_DEPTH),
             spill: None,
         }
     }
@@ -73,8 +72,7 @@ impl<O: Output> Serializer<O> {
     /// assert_eq!(*err.kind(), surp::ErrorKind::DepthLimitExceeded(2));
     /// ```
     pub fn max_depth(mut self, depth: usize) -> Self {
-        self.depth_left = depth;
-        self.max_depth = depth;
+        self.depth = Depth::new(depth);
         self
     }
 
@@ -90,10 +88,7 @@ impl<O: Output> Serializer<O> {
 
     #[inline]
     fn begin(&mut self, kind: Kind, len: Option<usize>) -> Result<Compound<'_, O>> {
-        self.depth_left = match self.depth_left.checked_sub(1) {
-            Some(left) => left,
-            None => return Err(depth_error(self.max_depth)),
-        };
+        self.depth.enter()?;
         let mode = match len {
             Some(len) => {
                 wire::write_header(&mut self.out, kind, len)?;
@@ -136,6 +131,7 @@ impl<O: Output> Serializer<O> {
     /// never needs the side buffer of [`Compound`].
     #[inline]
     fn begin_fixed(&mut self, kind: Kind, len: usize) -> Result<Fixed<'_, O>> {
+        self.depth.enter()?;
         wire::write_header(&mut self.out, kind, len)?;
         Ok(Fixed {
             ser: self,
@@ -145,12 +141,14 @@ impl<O: Output> Serializer<O> {
         })
     }
 
-    /// Writes the one-entry map header and the variant name of an enum.
+    /// Opens the one-entry map of an enum variant with content and writes
+    /// the variant's name; the map is a nesting token.
     /// Always inlined, like the variant methods that call it: in a derived
     /// `serialize` each variant's name is then a constant, and the headers
     /// and name are one fixed-size write.
     #[inline(always)]
     fn variant(&mut self, variant: &str) -> Result<()> {
+        self.depth.enter()?;
         wire::write_variant_key(&mut self.out, variant)
     }
 }
@@ -273,12 +271,8 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
         value: &T,
     ) -> Result<()> {
         self.variant(variant)?;
-        self.depth_left = match self.depth_left.checked_sub(1) {
-            Some(left) => left,
-            None => return Err(depth_error(self.max_depth)),
-        };
         value.serialize(&mut *self)?;
-        self.depth_left += 1;
+        self.depth.leave();
         Ok(())
     }
     #[inline]
@@ -363,14 +357,14 @@ impl<O: Output> Compound<'_, O> {
     #[inline]
     fn item<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<()> {
         if let Mode::Buffered(spill) = &mut self.mode {
-            return buffered_item(spill, self.ser.depth_left, self.ser.max_depth, value);
+            return buffered_item(spill, self.ser.depth, value);
         }
         value.serialize(&mut *self.ser)
     }
 
     #[inline]
     fn finish(self) -> Result<()> {
-        self.ser.depth_left += 1;
+        self.ser.depth.leave();
         match self.mode {
             Mode::Declared(declared) if declared == self.written => Ok(()),
             Mode::Declared(declared) => Err(Error::without_offset(ErrorKind::LengthMismatch {
@@ -387,16 +381,10 @@ impl<O: Output> Compound<'_, O> {
 /// buffer: out of line, so that the items of other collections do not carry
 /// a second serializer.
 #[inline(never)]
-fn buffered_item<T: Serialize + ?Sized>(
-    spill: &mut Spill,
-    depth_left: usize,
-    max_depth: usize,
-    value: &T,
-) -> Result<()> {
+fn buffered_item<T: Serialize + ?Sized>(spill: &mut Spill, depth: Depth, value: &T) -> Result<()> {
     value.serialize(&mut Serializer {
         out: spill,
-        depth_left,
-        max_depth,
+        depth,
         spill: None,
     })
 }
@@ -520,10 +508,19 @@ impl<O: Output> Fixed<'_, O> {
 
     #[inline(always)]
     fn finish(self) -> Result<()> {
+        self.ser.depth.leave();
         if self.declared == self.written {
             return Ok(());
         }
         Err(self.mismatch())
+    }
+
+    /// Ends the array or map of a tuple or struct variant, and the
+    /// variant's one-entry map around it.
+    #[inline(always)]
+    fn finish_variant(self) -> Result<()> {
+        self.ser.depth.leave();
+        self.finish()
     }
 
     #[cold]
@@ -571,7 +568,7 @@ impl<O: Output> ser::SerializeTupleVariant for Fixed<'_, O> {
     }
     #[inline]
     fn end(self) -> Result<()> {
-        self.finish()
+        self.finish_variant()
     }
 }
 
@@ -609,12 +606,6 @@ impl<O: Output> ser::SerializeStructVariant for Fixed<'_, O> {
     }
     #[inline(always)]
     fn end(self) -> Result<()> {
-        self.finish()
+        self.finish_variant()
     }
-}
-
-/// Nesting deeper than the serializer's limit.
-#[cold]
-fn depth_error(limit: usize) -> Error {
-    Error::without_offset(ErrorKind::DepthLimitExceeded(limit))
 }

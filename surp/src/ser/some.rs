@@ -3,7 +3,7 @@
 
 use serde::ser::{self, Serialize};
 
-use super::{Compound, Fixed, Serializer, depth_error};
+use super::{Compound, Fixed, Serializer};
 use crate::error::{Error, Result};
 use crate::output::Output;
 use crate::wire;
@@ -87,9 +87,7 @@ impl<'a, O: Output> ser::Serializer for SomeSerializer<'a, O> {
         self.marked_null()
     }
     fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<()> {
-        if self.pending >= self.ser.depth_left {
-            return Err(depth_error(self.ser.max_depth));
-        }
+        self.ser.depth.check_some(self.pending)?;
         value.serialize(SomeSerializer {
             ser: self.ser,
             pending: self.pending + 1,
