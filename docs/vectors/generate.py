@@ -145,6 +145,15 @@ def enc_float(bits64):
     return b"\xec" + b16.to_bytes(2, "little")
 
 
+def written(v):
+    """The value an encoder writes for `v`: `Some(x)` is `x` itself unless
+    `x` is written as null (section 5.3), so a key written through `Some`
+    is a string key exactly when its bytes are a string."""
+    while "some" in v and encode(v)[:1] not in (b"\xe8", b"\xeb"):
+        v = v["some"]
+    return v
+
+
 def unnumber(v):
     """The array a `numbers` notation stands for."""
     x = v["numbers"]
@@ -231,7 +240,9 @@ class Dedup:
     """A naive, canonical deduplicating encoder: tables as dicts and lists,
     each map decided up front, no prediction and no rewriting."""
 
-    def __init__(self):
+    def __init__(self, max_strings=1 << 20, max_shapes=1 << 16):
+        self.max_strings = max_strings
+        self.max_shapes = max_shapes
         self.out = bytearray([0xF2])
         self.slots = {}
         self.shapes = []
@@ -250,7 +261,7 @@ class Dedup:
             width = str_ref_size(slot) - 1
             self.out += bytes([0xF3 + width - 1]) + slot.to_bytes(width, "little")
             return
-        if len(data) >= str_ref_size(len(self.slots)):
+        if len(data) >= str_ref_size(len(self.slots)) and len(self.slots) < self.max_strings:
             self.slots[text] = len(self.slots)
         self.out += length_header(0x80, 31, 0xC8, len(data)) + data
 
@@ -259,6 +270,7 @@ class Dedup:
         return str_size(len(key.encode("utf-8"))) if slot is None else str_ref_size(slot)
 
     def value(self, v):
+        v = written(v)
         (kind, x), = v.items()
         if kind == "str":
             self.string(expand(x))
@@ -275,7 +287,7 @@ class Dedup:
             self.out += encode(v)
 
     def map(self, pairs):
-        keys = [expand(k["str"]) for k, _ in pairs if "str" in k]
+        keys = [expand(written(k)["str"]) for k, _ in pairs if "str" in written(k)]
         eligible = len(keys) == len(pairs) and 1 <= len(pairs) <= MAX_SHAPE_KEYS
         shape = self.first_shape.get(tuple(keys)) if eligible else None
         if shape is not None:
@@ -294,7 +306,7 @@ class Dedup:
             self.value(k)
             size += len(self.out) - before
             self.value(v)
-        if eligible and size > shape_ref_size(len(self.shapes)):
+        if eligible and size > shape_ref_size(len(self.shapes)) and len(self.shapes) < self.max_shapes:
             self.first_shape.setdefault(tuple(keys), len(self.shapes))
             self.shapes.append(keys)
 
@@ -380,6 +392,11 @@ def vectors():
     add("f32: NaN with a payload binary16 cannot hold", f64_bits(0x7FF8000020000000))
     add("f64: NaN with a payload binary32 cannot hold", f64_bits(0x7FF8000000000001))
     add("f64: signalling NaN", f64_bits(0x7FF0000000000001))
+    # Payload bits move 42 places between binary64 and binary16 (and 29
+    # between binary64 and binary32): the lowest payload bit of binary16.
+    add("f16: quiet NaN with payload 1", f64_bits(0x7FF8040000000000))
+    add("f16: signalling NaN with payload 1", f64_bits(0x7FF0040000000000))
+    add("f32: signalling NaN with payload 1", f64_bits(0x7FF0000020000000))
 
     # Null, booleans, Some markers.
     add("null", null())
@@ -464,7 +481,96 @@ def dedup_vectors():
     add("slot 256 and beyond take two-byte references", array(*(words + [string("w299"), string("w000")])))
     maps = [mapping((string("k%03d" % i), integer(0))) for i in range(260)]
     add("shape 256 and beyond take two-byte references", array(*(maps + [mapping((string("k259"), integer(1)))])))
+    add(
+        "a key written through Some is a string key",
+        array(mapping((some(string("abc")), integer(1))), mapping((some(string("abc")), integer(2)))),
+        decodes_as=array(mapping((string("abc"), integer(1))), mapping((string("abc"), integer(2)))),
+    )
+    add(
+        "a key written as a some tag is not a string key",
+        array(mapping((some(null()), integer(1))), mapping((some(null()), integer(2)))),
+        decodes_as=array(mapping((null(), integer(1))), mapping((null(), integer(2)))),
+    )
+    # 256 maps of two one-byte keys: shapes 0 to 255, and no string slot.
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    pairs = [(a, b) for a in letters for b in letters if a != b][:256]
+    two_key = [mapping((string(a), integer(0)), (string(b), integer(0))) for a, b in pairs]
+    add(
+        "a shape is referenced only if shorter than its keys as written now",
+        array(*(two_key + [mapping((string("ab"), integer(1))), mapping((string("ab"), integer(2)))])),
+    )
+    add(
+        "a map inside a value a typed decoder skips still registers its shape",
+        mapping(
+            (string("skipped"), mapping((string("inner"), integer(1)))),
+            (string("kept"), mapping((string("inner"), integer(2)))),
+        ),
+    )
     return out
+
+
+def dedup_limited():
+    """Documents of an encoder that stops adding table entries early
+    (section 7.1 and 7.2, "Limits"): `limits` gives its table sizes."""
+    out = []
+
+    def add(name, value, strings=1 << 20, shapes=1 << 16):
+        doc = Dedup(max_strings=strings, max_shapes=shapes).encode(value)
+        out.append({"name": name, "value": value, "limits": {"strings": strings, "shapes": shapes}, "hex": hexify(doc)})
+
+    words = array(string("abc"), string("abc"), string("def"), string("def"))
+    add("an encoder limited to one string slot writes later repeats as literals", words, strings=1)
+    add("an encoder limited to no string slot writes no string reference", words, strings=0)
+    records = array(*[mapping((string("id"), integer(i)), (string("ok"), boolean(True))) for i in range(3)])
+    add("an encoder limited to no shape writes every map explicitly", records, shapes=0)
+    add("an encoder limited to one shape", array(mapping((string("a"), integer(0))), records), shapes=1)
+    return out
+
+
+# The baseline limits of section 7.4: references may expand a document to
+# EXPANSION_RATIO times the bytes read so far plus EXPANSION_BASE bytes.
+EXPANSION_RATIO = 64
+EXPANSION_BASE = 1 << 20
+
+
+def first_over_baseline(doc, charges):
+    """The offset of the first reference whose charge passes the baseline
+    allowance, given each reference as (offset, size, charge), or None."""
+    total = 0
+    for at, size, charge in charges:
+        total += charge
+        if total > EXPANSION_RATIO * (at + size) + EXPANSION_BASE:
+            return at
+    return None
+
+
+def limits():
+    """Documents at and just past the baseline expansion limit of
+    section 7.4: every decoder reads the first; a decoder with exactly the
+    baseline limits rejects the second, at the reference that passes it."""
+    out = []
+    text = "x" * 1000
+    literal = length_header(0x80, 31, 0xC8, len(text)) + text.encode()
+    for refs in range(1, 1 << 16):
+        header = length_header(0xA0, 15, 0xD0, refs + 1)
+        start = 1 + len(header) + len(literal)
+        charges = [(start + 2 * i, 2, len(text)) for i in range(refs)]
+        doc = b"\xf2" + header + literal + b"\xf3\x00" * refs
+        over = first_over_baseline(doc, charges)
+        if over is None:
+            within = (refs, doc)
+            continue
+        value = {"array": {"repeat": string(text), "count": within[0] + 1}}
+        out.append({"name": "references at the baseline expansion limit", "hex": hexify(within[1]), "value": value})
+        out.append(
+            {
+                "name": "one reference past the baseline expansion limit",
+                "hex": hexify(doc),
+                "error": "AllocationLimitExceeded",
+                "offset": over,
+            }
+        )
+        return out
 
 
 def fnv1a64(b):
@@ -527,6 +633,8 @@ def invalid():
         case("string reference to an undefined slot", "f2f300", "UnknownStringRef", 1),
         case("shape reference to an undefined shape", "f2f600", "UnknownShapeRef", 1),
         case("forward string reference", "f2a2f30083616263", "UnknownStringRef", 2),
+        case("shape reference whose values run past the end", "f2a2b18361626301c0", "UnexpectedEof", 9),
+        case("invalid UTF-8 in a literal that takes a slot", "f2a283ff6162f300", "InvalidUtf8", 3),
         case("nesting deeper than 128", "a1" * 129 + "00", "DepthLimitExceeded", 128),
         case("some markers deeper than 128", "eb" * 129 + "e8", "DepthLimitExceeded", 128),
         case("maps deeper than 128", "b100" * 129 + "00", "DepthLimitExceeded", 256),
@@ -585,6 +693,11 @@ def decode_only():
             array(mapping((string("abc"), integer(1))), mapping((string("abc"), integer(2)))),
         ),
         case(
+            "a some tag around a string key is not a string key: the map is no shape",
+            "f2a3b1eb8361626301b18378797a02c003",
+            array(mapping((string("abc"), integer(1))), mapping((string("xyz"), integer(2))), mapping((string("xyz"), integer(3)))),
+        ),
+        case(
             "a reference to the higher-numbered of two duplicate shapes",
             "f2a2b183616263b1f30001c102",
             array(mapping((string("abc"), mapping((string("abc"), integer(1))))), mapping((string("abc"), integer(2)))),
@@ -603,6 +716,8 @@ def main():
         "dedup": dedup_vectors(),
         "deep": deep(),
         "dedup_large": dedup_large(),
+        "dedup_limited": dedup_limited(),
+        "limits": limits(),
         "invalid": invalid(),
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v2.json")
@@ -610,7 +725,7 @@ def main():
     lines = ["{"]
     for key in ("format", "version", "spec", "notation"):
         lines.append("%s: %s," % (json.dumps(key), json.dumps(doc[key])))
-    keys = ("vectors", "decode_only", "dedup", "deep", "dedup_large", "invalid")
+    keys = ("vectors", "decode_only", "dedup", "deep", "dedup_large", "dedup_limited", "limits", "invalid")
     for i, key in enumerate(keys):
         items = [json.dumps(item, ensure_ascii=False) for item in doc[key]]
         lines.append("%s: [" % json.dumps(key))

@@ -189,6 +189,77 @@ fn every_invalid_case_is_rejected_with_its_kind_and_offset() {
     }
 }
 
+/// Documents at the baseline limits of `docs/spec.md` section 7.4: the
+/// default options are those limits, so the one at the limit decodes and
+/// the one a reference past it fails at that reference.
+#[test]
+fn every_limits_vector_decodes_at_the_baseline_and_fails_one_reference_past_it() {
+    let doc = load();
+    let cases = doc["limits"].as_array().unwrap();
+    assert!(cases.iter().any(|c| c.get("value").is_some()));
+    assert!(cases.iter().any(|c| c.get("error").is_some()));
+    for case in cases {
+        let name = case["name"].as_str().unwrap();
+        let bytes = hex_field(&case["hex"]);
+        let results = [
+            ("slice", surp::from_slice::<Value>(&bytes)),
+            ("reader", surp::from_reader::<_, Value>(&bytes[..])),
+        ];
+        for (path, result) in results {
+            match case.get("value") {
+                Some(value) => {
+                    let decoded = result.unwrap_or_else(|e| panic!("{name} from a {path}: {e}"));
+                    assert!(same(&parse(value), &decoded), "{name} from a {path}");
+                }
+                None => {
+                    let err = result.expect_err(name);
+                    let kind = format!("{:?}", err.kind());
+                    assert!(
+                        kind.starts_with(case["error"].as_str().unwrap()),
+                        "{name} from a {path}: got {kind}"
+                    );
+                    assert_eq!(
+                        err.offset(),
+                        Some(case["offset"].as_u64().unwrap() as usize),
+                        "{name} from a {path}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Section 7.4: in a deduplicated document, a literal that takes a slot is
+/// checked when it is read, also in a value that a typed decoder skips and
+/// whether or not anything refers to it; the error is at its payload.
+#[test]
+fn a_skipped_literal_that_takes_a_slot_is_checked_for_utf8_at_its_payload() {
+    #[derive(Deserialize, Debug)]
+    #[allow(dead_code)]
+    struct OnlyB {
+        b: String,
+    }
+    #[derive(Deserialize, Debug)]
+    struct Nothing {}
+    // {"a": <3 bytes, not UTF-8, slot 0>, "b": <reference to slot 0>}
+    let referenced = [
+        0xf2, 0xb2, 0x81, b'a', 0x83, 0xff, b'a', b'b', 0x81, b'b', 0xf3, 0x00,
+    ];
+    // {"a": <the same literal>}, with no reference to it.
+    let unreferenced = [0xf2, 0xb1, 0x81, b'a', 0x83, 0xff, b'a', b'b'];
+    let errors = [
+        surp::from_slice::<OnlyB>(&referenced).unwrap_err(),
+        surp::from_reader::<_, OnlyB>(&referenced[..]).unwrap_err(),
+        surp::from_slice::<Nothing>(&unreferenced).unwrap_err(),
+        surp::from_slice::<IgnoredAny>(&unreferenced).unwrap_err(),
+        surp::from_reader::<_, IgnoredAny>(&unreferenced[..]).unwrap_err(),
+    ];
+    for err in errors {
+        assert!(matches!(err.kind(), ErrorKind::InvalidUtf8), "{err}");
+        assert_eq!(err.offset(), Some(5), "{err}");
+    }
+}
+
 /// Vectors longer than this are cut by a reader at a sample of offsets only:
 /// a reader reads a prefix to its end, so every offset of a 64 KiB vector
 /// would read some 2 GB.
