@@ -498,8 +498,8 @@ impl Encoder {
     /// constants.
     ///
     /// A struct's field names are `&'static str`, the same ones every time,
-    /// and recognizing them by address would skip the comparison (3.1% to
-    /// 7.9% fewer instructions on typed data). It is not done: sound code
+    /// and recognizing them by address would skip the comparison. It is
+    /// not done: sound code
     /// may free a leaked name (`Box::from_raw`) and leak another of the
     /// same length at the same address during one encode, and the shape
     /// would then claim the old name. The bytes are always compared.
@@ -535,9 +535,8 @@ impl Encoder {
     /// which is enough because nothing fails once the map is explicit:
     /// `make_explicit` fails (on a value left unfinished) before it changes
     /// the frame or pushes the map's state, and what follows writes to a
-    /// `Vec`, which cannot fail. (Giving the frame back with
-    /// the error as well cost 1.1–1.2% of the instructions on mesh and
-    /// game_save.)
+    /// `Vec`, which cannot fail; giving the frame back with the error as
+    /// well would return it through memory on every struct.
     #[inline(never)]
     fn map_key_other_str(&mut self, mut frame: MapFrame, key: &str) -> Result<MapFrame> {
         let frame = &mut frame;
