@@ -118,7 +118,7 @@ mod tests {
 
     #[test]
     fn json_text_read_as_surp_is_named_as_such() {
-        let trailing = || surp::Error::new(surp::ErrorKind::TrailingBytes, 1);
+        let trailing = || surp::__private::error_at(surp::ErrorKind::TrailingBytes, 1);
         for json in [
             &b"{\"a\": 1}"[..],
             b" [1, 2]\n",

@@ -16,6 +16,7 @@
 //! token; `stats` uses [`Walker::new`], which fails exactly where
 //! `surp::from_slice` does.
 
+use surp::__private::error_at;
 use surp::wire::{self, Header, Kind};
 use surp::{Error, ErrorKind, Integer};
 
@@ -221,7 +222,7 @@ impl<'a> Walker<'a> {
             }
             State::Values => self.value_token(),
             State::RootDone if self.pos < self.input.len() => {
-                Err(Error::new(ErrorKind::TrailingBytes, self.pos))
+                Err(error_at(ErrorKind::TrailingBytes, self.pos))
             }
             State::RootDone => {
                 self.state = State::Finished;
@@ -268,7 +269,7 @@ impl<'a> Walker<'a> {
             Header::WideUint(v) => Item::Integer(v.into()),
             Header::WideNint(n) => match i128::try_from(n) {
                 Ok(n) => Item::Integer((-1 - n).into()),
-                Err(_) => return Err(Error::new(ErrorKind::IntegerOutOfRange, start)),
+                Err(_) => return Err(error_at(ErrorKind::IntegerOutOfRange, start)),
             },
             Header::F16(v) => Item::F16(v),
             Header::F32(v) => Item::F32(v),
@@ -284,19 +285,16 @@ impl<'a> Walker<'a> {
                 let payload = match usize::try_from(len) {
                     Ok(len) if len <= after_header => &rest[header_size..header_size + len],
                     _ if self.strict_lengths => {
-                        return Err(Error::new(
-                            ErrorKind::LengthExceedsInput { kind, len },
-                            start,
-                        ));
+                        return Err(error_at(ErrorKind::LengthExceedsInput { kind, len }, start));
                     }
-                    _ => return Err(Error::new(ErrorKind::UnexpectedEof, self.input.len())),
+                    _ => return Err(error_at(ErrorKind::UnexpectedEof, self.input.len())),
                 };
                 size += payload.len();
                 if kind == Kind::Bytes {
                     Item::Bytes(payload)
                 } else {
                     let text = std::str::from_utf8(payload).map_err(|e| {
-                        Error::new(
+                        error_at(
                             ErrorKind::InvalidUtf8,
                             start + header_size + e.valid_up_to(),
                         )
@@ -308,10 +306,7 @@ impl<'a> Walker<'a> {
             Header::Len(kind, len) => {
                 let per_item = if kind == Kind::Map { 2 } else { 1 };
                 if self.strict_lengths && len > (after_header / per_item) as u64 {
-                    return Err(Error::new(
-                        ErrorKind::LengthExceedsInput { kind, len },
-                        start,
-                    ));
+                    return Err(error_at(ErrorKind::LengthExceedsInput { kind, len }, start));
                 }
                 self.enter(start)?;
                 if kind == Kind::Map {
@@ -323,13 +318,13 @@ impl<'a> Walker<'a> {
                     Item::Array(len)
                 }
             }
-            Header::DedupMarker => return Err(Error::new(ErrorKind::MisplacedDedupMarker, start)),
+            Header::DedupMarker => return Err(error_at(ErrorKind::MisplacedDedupMarker, start)),
             Header::StrRef(index) => {
                 let tables = self.tables_for_ref(start)?;
                 let Some(text) = tables.string(index) else {
                     let defined = tables.strings_defined();
                     let limit = surp::DEFAULT_MAX_DEDUP_STRINGS;
-                    return Err(Error::new(
+                    return Err(error_at(
                         ErrorKind::UnknownStringRef {
                             index,
                             defined,
@@ -345,7 +340,7 @@ impl<'a> Walker<'a> {
                 let Some(keys) = tables.shape(index) else {
                     let defined = tables.shapes_defined();
                     let limit = surp::DEFAULT_MAX_DEDUP_SHAPES;
-                    return Err(Error::new(
+                    return Err(error_at(
                         ErrorKind::UnknownShapeRef {
                             index,
                             defined,
@@ -393,13 +388,13 @@ impl<'a> Walker<'a> {
     fn tables_for_ref(&self, start: usize) -> Result<&Tables<'a>, Error> {
         self.tables
             .as_ref()
-            .ok_or_else(|| Error::new(ErrorKind::RefWithoutMarker, start))
+            .ok_or_else(|| error_at(ErrorKind::RefWithoutMarker, start))
     }
 
     /// Checks the depth limit before a container or `some` marker opens.
     fn enter(&self, start: usize) -> Result<(), Error> {
         if self.frames.len() >= MAX_DEPTH {
-            return Err(Error::new(ErrorKind::DepthLimitExceeded(MAX_DEPTH), start));
+            return Err(error_at(ErrorKind::DepthLimitExceeded(MAX_DEPTH), start));
         }
         Ok(())
     }

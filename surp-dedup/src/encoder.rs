@@ -129,7 +129,7 @@ pub(crate) struct Encoder {
     explicit: Vec<ExplicitMap>,
     /// Bytes copied from one place of `out` to another, or out of it and
     /// back: what makes encoding linear or not (see
-    /// `surp_dedup::__to_vec_counting_moves`).
+    /// `surp_dedup::__private::to_vec_counting_moves`).
     pub(crate) moved: usize,
     /// How many more arrays and maps may open inside the open ones: deeper
     /// values are an error rather than a stack overflow.
@@ -209,7 +209,7 @@ impl SeqFrame {
 }
 
 fn count_error(kind: Kind, declared: usize, written: usize) -> Error {
-    Error::without_offset(ErrorKind::LengthMismatch {
+    surp::__private::error(ErrorKind::LengthMismatch {
         kind,
         declared,
         written,

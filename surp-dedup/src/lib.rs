@@ -94,16 +94,27 @@ pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> s
     Options::new().to_writer(writer, value)
 }
 
-/// Not part of the API: [`to_vec`], and how many bytes the encoder copied
-/// from one place of its output to another (closing the gaps left for the
-/// headers of collections of unknown length, compacting maps into shape
-/// references, rewriting maps whose predicted shape failed). The tests use
-/// it to check that encoding stays linear in the size of the output.
+/// Not part of the API: what this repository's tests need from inside the
+/// encoder. It may change in any release.
 #[doc(hidden)]
-pub fn __to_vec_counting_moves<T: Serialize + ?Sized>(value: &T) -> surp::Result<(Vec<u8>, usize)> {
-    let mut out = Vec::with_capacity(128);
-    let moved = Options::new().append_counting_moves(&mut out, value)?;
-    Ok((out, moved))
+pub mod __private {
+    use serde::Serialize;
+
+    use crate::Options;
+
+    /// [`to_vec`](crate::to_vec), and how many bytes the encoder copied
+    /// from one place of its output to another (closing the gaps left for
+    /// the headers of collections of unknown length, compacting maps into
+    /// shape references, rewriting maps whose predicted shape failed). The
+    /// tests use it to check that encoding stays linear in the size of the
+    /// output.
+    pub fn to_vec_counting_moves<T: Serialize + ?Sized>(
+        value: &T,
+    ) -> surp::Result<(Vec<u8>, usize)> {
+        let mut out = Vec::with_capacity(128);
+        let moved = Options::new().append_counting_moves(&mut out, value)?;
+        Ok((out, moved))
+    }
 }
 
 /// Decodes a plain or deduplicated Surp document, borrowing where `T` can.

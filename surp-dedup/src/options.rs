@@ -213,7 +213,7 @@ impl Options {
         let bytes = self.to_vec(value)?;
         writer
             .write_all(&bytes)
-            .map_err(|e| surp::Error::without_offset(surp::ErrorKind::Io(e)))
+            .map_err(|e| surp::__private::error(surp::ErrorKind::Io(e)))
     }
 
     /// Decodes a plain or deduplicated document, borrowing where `T` can

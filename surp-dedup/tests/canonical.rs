@@ -673,7 +673,7 @@ fn alternating_variants_are_not_rewritten() {
             },
         })
         .collect();
-    let (bytes, moved) = surp_dedup::__to_vec_counting_moves(&steps).unwrap();
+    let (bytes, moved) = surp_dedup::__private::to_vec_counting_moves(&steps).unwrap();
     let value: Value = surp::from_slice(&bytes).unwrap();
     assert_eq!(Reference::encode(&value), bytes);
     // The first map of each variant is registered where it stands and the

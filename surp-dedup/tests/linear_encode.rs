@@ -7,7 +7,7 @@
 //! explicit map into a shape reference moved its values the same way. At
 //! every level of a nested value that moved everything below it again.
 //! Timings are not asserted: the encoder counts the bytes it copies within
-//! its output (`surp_dedup::__to_vec_counting_moves`), and that count must
+//! its output (`surp_dedup::__private::to_vec_counting_moves`), and that count must
 //! stay a small multiple of the output, not the depth times it. The heap a
 //! counting allocator sees requested is checked too, and the bytes must be
 //! those of the same value with its lengths given, and decode back.
@@ -33,10 +33,10 @@ fn check_linear<T: Serialize>(what: &str, sized: &T, unknown: &T) {
     let expected = surp_dedup::to_vec(sized).unwrap();
     let n = expected.len();
     assert!(n > CHUNK * CHUNKS, "{what}: {n} bytes");
-    let (_, sized_moves) = surp_dedup::__to_vec_counting_moves(sized).unwrap();
+    let (_, sized_moves) = surp_dedup::__private::to_vec_counting_moves(sized).unwrap();
 
     let (heap, (bytes, moved)) =
-        usage_with(|| surp_dedup::__to_vec_counting_moves(unknown).unwrap());
+        usage_with(|| surp_dedup::__private::to_vec_counting_moves(unknown).unwrap());
     println!(
         "{what}: {n} bytes; moved {moved} ({:.2} per byte; {sized_moves} with lengths given), \
          heap requested {} ({:.2} per byte)",
@@ -124,7 +124,7 @@ fn maps_of_unknown_length_compacted_at_every_level_encode_in_linear_moves() {
 #[test]
 fn the_bytes_an_unknown_length_encode_moves_do_not_grow_with_depth() {
     let moved = |depth| {
-        surp_dedup::__to_vec_counting_moves(&Maps {
+        surp_dedup::__private::to_vec_counting_moves(&Maps {
             depth,
             sized: false,
         })

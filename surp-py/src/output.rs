@@ -15,7 +15,7 @@
 
 use pyo3::prelude::*;
 use pyo3::types::bytes::PyBytesWriter;
-use surp::{Error, ErrorKind, Output};
+use surp::{Error, Output};
 
 /// A payload at least this long bypasses the buffer.
 const DIRECT_AT: usize = 2 * 1024;
@@ -62,7 +62,7 @@ impl<'a, 'py> BytesOutput<'a, 'py> {
     fn fail(&mut self, err: PyErr) -> Error {
         let message = err.to_string();
         self.failed = Some(err);
-        Error::without_offset(ErrorKind::Message(message))
+        <Error as serde::ser::Error>::custom(message)
     }
 }
 

@@ -200,7 +200,7 @@ impl Error {
     // not count against inlining the hot code that can fail.
     #[cold]
     #[inline(never)]
-    pub fn new(kind: ErrorKind, offset: usize) -> Error {
+    pub(crate) fn new(kind: ErrorKind, offset: usize) -> Error {
         Error(Box::new(ErrorImpl {
             kind,
             offset: Some(offset),
@@ -212,7 +212,7 @@ impl Error {
     /// An error with no input position (encoding errors, serde messages).
     #[cold]
     #[inline(never)]
-    pub fn without_offset(kind: ErrorKind) -> Error {
+    pub(crate) fn without_offset(kind: ErrorKind) -> Error {
         Error(Box::new(ErrorImpl {
             kind,
             offset: None,

@@ -73,6 +73,20 @@ pub mod wire;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::ser::depth::Depth;
+
+    use crate::{Error, ErrorKind};
+
+    /// An error found at byte `offset` of the input.
+    #[cold]
+    pub fn error_at(kind: ErrorKind, offset: usize) -> Error {
+        Error::new(kind, offset)
+    }
+
+    /// An error with no input position (an encoder's).
+    #[cold]
+    pub fn error(kind: ErrorKind) -> Error {
+        Error::without_offset(kind)
+    }
 }
 
 use std::io;
