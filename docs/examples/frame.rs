@@ -35,10 +35,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let err = frame::read_frame(&long[..], 64, &mut buf).unwrap_err();
     assert!(matches!(
         err.kind(),
-        ErrorKind::LengthLimitExceeded {
+        ErrorKind::FrameTooLong {
             len: 102,
-            limit: 64,
-            ..
+            limit: 64
         }
     ));
     assert_eq!(err.offset(), Some(0));

@@ -81,6 +81,7 @@ fn kind_name(kind: &ErrorKind) -> &'static str {
         ErrorKind::DepthLimitExceeded(_) => "DepthLimitExceeded",
         ErrorKind::LengthExceedsInput { .. } => "LengthExceedsInput",
         ErrorKind::LengthLimitExceeded { .. } => "LengthLimitExceeded",
+        ErrorKind::FrameTooLong { .. } => "FrameTooLong",
         ErrorKind::AllocationLimitExceeded(_) => "AllocationLimitExceeded",
         ErrorKind::TrailingBytes => "TrailingBytes",
         ErrorKind::TrailingItems(_) => "TrailingItems",

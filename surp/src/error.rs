@@ -60,6 +60,14 @@ pub enum ErrorKind {
         /// The configured limit.
         limit: usize,
     },
+    /// A frame (`surp::frame`) longer than the reader's limit, or a
+    /// document too long for a frame's 4-byte length.
+    FrameTooLong {
+        /// The frame's length.
+        len: u64,
+        /// The limit: the reader's `max_len`, or `u32::MAX` when writing.
+        limit: usize,
+    },
     /// The document would expand beyond the configured `max_alloc`.
     AllocationLimitExceeded(usize),
     /// Bytes left over after a complete value.
@@ -153,6 +161,9 @@ impl PartialEq for ErrorKind {
                 other,
                 LengthLimitExceeded { kind: k, len: l, limit: m } if (kind, len, limit) == (k, l, m)
             ),
+            FrameTooLong { len, limit } => {
+                matches!(other, FrameTooLong { len: l, limit: m } if (len, limit) == (l, m))
+            }
             AllocationLimitExceeded(a) => matches!(other, AllocationLimitExceeded(b) if a == b),
             TrailingBytes => matches!(other, TrailingBytes),
             TrailingItems(a) => matches!(other, TrailingItems(b) if a == b),
@@ -318,6 +329,7 @@ impl Error {
             | InvalidWideInteger(_)
             | DepthLimitExceeded(_)
             | LengthLimitExceeded { .. }
+            | FrameTooLong { .. }
             | AllocationLimitExceeded(_)
             | TrailingBytes
             | MisplacedDedupMarker
@@ -365,6 +377,9 @@ impl Display for ErrorKind {
                     "{} of length {len} exceeds the configured limit of {limit}",
                     kind.noun()
                 )
+            }
+            FrameTooLong { len, limit } => {
+                write!(f, "frame of length {len} exceeds the limit of {limit}")
             }
             AllocationLimitExceeded(limit) => {
                 write!(
@@ -636,6 +651,10 @@ mod tests {
                     limit: 7,
                 },
             ),
+            (
+                FrameTooLong { len: 9, limit: 8 },
+                FrameTooLong { len: 10, limit: 7 },
+            ),
             (AllocationLimitExceeded(1000), AllocationLimitExceeded(999)),
             (TrailingBytes, TrailingBytes),
             (TrailingItems(1), TrailingItems(2)),
@@ -701,26 +720,27 @@ mod tests {
             DepthLimitExceeded(_) => 5,
             LengthExceedsInput { .. } => 6,
             LengthLimitExceeded { .. } => 7,
-            AllocationLimitExceeded(_) => 8,
-            TrailingBytes => 9,
-            TrailingItems(_) => 10,
-            MisplacedDedupMarker => 11,
-            UnknownStringRef { .. } => 12,
-            UnknownShapeRef { .. } => 13,
-            RefWithoutMarker => 14,
-            Io(_) => 15,
-            OutputFull => 16,
-            EnumMapLength(_) => 17,
-            NotAnEnum(_) => 18,
-            LengthMismatch { .. } => 19,
-            Message(_) => 20,
+            FrameTooLong { .. } => 8,
+            AllocationLimitExceeded(_) => 9,
+            TrailingBytes => 10,
+            TrailingItems(_) => 11,
+            MisplacedDedupMarker => 12,
+            UnknownStringRef { .. } => 13,
+            UnknownShapeRef { .. } => 14,
+            RefWithoutMarker => 15,
+            Io(_) => 16,
+            OutputFull => 17,
+            EnumMapLength(_) => 18,
+            NotAnEnum(_) => 19,
+            LengthMismatch { .. } => 20,
+            Message(_) => 21,
         }
     }
 
     #[test]
     fn every_kind_has_every_variant() {
         let variants: Vec<usize> = every_kind().iter().map(|(k, _)| variant(k)).collect();
-        assert_eq!(variants, (0..=20).collect::<Vec<_>>());
+        assert_eq!(variants, (0..=21).collect::<Vec<_>>());
     }
 
     #[test]

@@ -22,7 +22,7 @@
 //!
 //! // A frame that declares more than the receiver accepts is refused unread.
 //! let err = frame::read_frame(&wire[..], 5, &mut buf).unwrap_err();
-//! assert_eq!(err.to_string(), "byte string of length 7 exceeds the configured limit of 5 at byte 0");
+//! assert_eq!(err.to_string(), "frame of length 7 exceeds the limit of 5 at byte 0");
 //! # Ok(()) }
 //! ```
 
@@ -49,8 +49,7 @@ pub fn write_frame<W: io::Write, T: Serialize + ?Sized>(mut writer: W, value: &T
 /// Writes an already encoded document (plain or deduplicated) as a frame.
 pub fn write_frame_bytes<W: io::Write>(mut writer: W, doc: &[u8]) -> Result<()> {
     let Ok(len) = u32::try_from(doc.len()) else {
-        return Err(Error::without_offset(ErrorKind::LengthLimitExceeded {
-            kind: Kind::Bytes,
+        return Err(Error::without_offset(ErrorKind::FrameTooLong {
             len: doc.len() as u64,
             limit: u32::MAX as usize,
         }));
@@ -83,8 +82,7 @@ pub fn read_frame<R: io::Read>(mut reader: R, max_len: usize, buf: &mut Vec<u8>)
     let len = u32::from_le_bytes(prefix);
     if len as usize > max_len {
         return Err(Error::new(
-            ErrorKind::LengthLimitExceeded {
-                kind: Kind::Bytes,
+            ErrorKind::FrameTooLong {
                 len: len.into(),
                 limit: max_len,
             },

@@ -435,7 +435,7 @@ fn frames_round_trip_and_refuse_what_is_too_long() {
     // A frame of 2^32 - 1 bytes is refused before it is read.
     let huge = [0xff, 0xff, 0xff, 0xff, 0x00];
     let err = frame::read_frame(&huge[..], 1 << 20, &mut buf).unwrap_err();
-    assert!(matches!(err.kind(), ErrorKind::LengthLimitExceeded { .. }));
+    assert!(matches!(err.kind(), ErrorKind::FrameTooLong { .. }));
     assert!(buf.capacity() < 1 << 20);
     // A cut frame, in its prefix or its body, is an EOF error.
     let mut ends = Vec::new();
