@@ -2,7 +2,7 @@
 
 use std::fmt::{self, Display};
 
-use crate::wire::Kind;
+use crate::kind::Kind;
 
 /// A `Result` whose error is a Surp [`Error`].
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -60,10 +60,12 @@ pub mod dedup;
 pub mod error;
 mod float;
 pub mod frame;
+mod kind;
 mod options;
 pub mod output;
 pub mod read;
 pub mod ser;
+mod utf8;
 pub mod value;
 pub mod wire;
 

@@ -4,13 +4,6 @@
 //! level, so a hostile document gets an [`Error`](crate::Error) instead of
 //! a stack overflow or an allocation sized from a claimed length.
 
-use std::io;
-
-use serde::de::{Deserialize, DeserializeOwned};
-
-use crate::de::Deserializer;
-use crate::error::{Error, ErrorKind, Result};
-
 /// Default [`Options::max_depth`].
 pub const DEFAULT_MAX_DEPTH: usize = 128;
 /// Default [`Options::max_alloc`]: 1 GiB.
@@ -45,30 +38,6 @@ pub struct Options {
     pub(crate) expansion_ratio: usize,
     pub(crate) expansion_base: usize,
     pub(crate) positional_structs: bool,
-}
-
-/// How deep the path-tracking second decode of a failed
-/// [`Options::from_slice`] goes (see `explain`).
-const PATH_DEPTH: usize = 32;
-
-/// Whether `input` starts like a JSON document: optional whitespace, then
-/// `{` followed by whitespace, `"` or `}`, or `[` followed by whitespace or
-/// the start of a JSON value. Surp documents rarely start that way (a Surp
-/// document starting with `{` would be the integer 123 followed by more).
-fn looks_like_json(input: &[u8]) -> bool {
-    let text = input.trim_ascii_start();
-    let next = text
-        .get(1..)
-        .map(<[u8]>::trim_ascii_start)
-        .and_then(|t| t.first());
-    match (text.first(), next) {
-        (Some(b'{'), Some(b'"' | b'}')) => true,
-        (Some(b'['), Some(c)) => matches!(
-            c,
-            b'{' | b'[' | b'"' | b']' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n'
-        ),
-        _ => false,
-    }
 }
 
 impl Default for Options {
@@ -216,69 +185,5 @@ impl Options {
     pub const fn positional_structs(mut self, on: bool) -> Options {
         self.positional_structs = on;
         self
-    }
-
-    /// Decodes a `T` from `input` with these limits, borrowing where `T` can.
-    /// Trailing bytes are an error.
-    ///
-    /// An error names the path to the failing value ([`Error::path`]): after
-    /// a failure the input is decoded once more with the path tracked, so
-    /// the success path pays nothing for it. An input that looks like JSON
-    /// text gets a hint saying so.
-    pub fn from_slice<'de, T: Deserialize<'de>>(&self, input: &'de [u8]) -> Result<T> {
-        let mut de = Deserializer::from_slice_with_options(input, self.clone());
-        match T::deserialize(&mut de).and_then(|value| de.end().map(|()| value)) {
-            Ok(value) => Ok(value),
-            Err(err) => Err(self.explain::<T>(input, err)),
-        }
-    }
-
-    /// Adds the path to the failing value, found by decoding `input` again
-    /// through a path-tracking wrapper, and a hint when the input looks like
-    /// JSON.
-    #[cold]
-    #[inline(never)]
-    fn explain<'de, T: Deserialize<'de>>(&self, input: &'de [u8], err: Error) -> Error {
-        let mut err = err;
-        if err.path().is_none() && !matches!(err.kind(), ErrorKind::TrailingBytes) {
-            // The tracking wrapper adds stack frames at every level, so the
-            // second pass stops deeper than PATH_DEPTH: its stack stays within
-            // what the first pass used at the full depth limit. An error
-            // deeper than that keeps its offset and gets no path (the
-            // offsets differ, below).
-            let mut opts = self.clone();
-            opts.max_depth = opts.max_depth.min(PATH_DEPTH);
-            // Structs read as maps, so the path names their fields (read by
-            // position, a field is only its index). A derived visitor reads
-            // the values in the same order either way; as for any second
-            // pass, the path is kept only if it fails at the same byte.
-            opts.positional_structs = false;
-            let mut de = Deserializer::from_slice_with_options(input, opts);
-            let mut track = serde_path_to_error::Track::new();
-            let again = T::deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
-            // The decoder is deterministic, so the second pass fails at the
-            // same place; only then is its path the error's.
-            if let Err(second) = again {
-                let path = track.path().to_string();
-                if path != "." && second.offset() == err.offset() {
-                    err = err.with_path(path);
-                }
-            }
-        }
-        if looks_like_json(input) {
-            err = err.with_hint("the input looks like JSON text, not a Surp document");
-        }
-        err
-    }
-
-    /// Decodes a `T` from `reader` with these limits, then requires the end of
-    /// the input.
-    pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
-        let mut de = Deserializer::from_reader_with_options(reader, self.clone());
-        // Read the marker before the root's offset is taken, as a slice does.
-        de.at_root()?;
-        let value = T::deserialize(&mut de)?;
-        de.end()?;
-        Ok(value)
     }
 }

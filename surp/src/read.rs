@@ -132,7 +132,7 @@ pub trait Read<'de>: private::Sealed {
 /// path for short ASCII strings); `at` is where it starts.
 #[inline]
 fn kept_utf8(bytes: &[u8], at: usize) -> Result<&str> {
-    crate::de::validate_utf8(bytes, at)
+    crate::utf8::utf8(bytes, at)
 }
 
 /// Whether two short byte strings are equal: for up to 32 bytes, two

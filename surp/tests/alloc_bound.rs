@@ -102,7 +102,8 @@ fn a_9_byte_document_claiming_2_63_items_allocates_little() {
 fn a_reader_grows_its_buffer_only_as_bytes_arrive() {
     // A claim of 2^63 bytes followed by 1 MiB that really arrives: the
     // decoder may hold what arrived (with the slack of a growing buffer),
-    // not what was claimed.
+    // not what was claimed. `from_reader` holds it twice: once to decode,
+    // and once in the copy it keeps to find a failed decode's path.
     let arrived = 1024 * KIB;
     let unlimited = Options::new().max_alloc(usize::MAX);
     for kind in [Kind::Str, Kind::Bytes] {
@@ -120,7 +121,7 @@ fn a_reader_grows_its_buffer_only_as_bytes_arrive() {
             assert_eq!(err.offset(), Some(0));
         });
         assert!(
-            peak <= 2 * arrived + SMALL,
+            peak <= 4 * arrived + SMALL,
             "{kind:?}: held {peak} bytes for {arrived} that arrived"
         );
     }

@@ -131,14 +131,43 @@ fn json_input_gets_a_hint() {
     assert!(!err.to_string().contains("JSON"), "{err}");
 }
 
+/// The documents of the tests above, each failing in another way: a type
+/// error, a truncation, invalid UTF-8, JSON given for Surp.
+fn failing_documents() -> Vec<(&'static str, Vec<u8>)> {
+    let type_error = orders(serde_json::json!(1200));
+    let mut truncated = orders(serde_json::json!("bob@example.com"));
+    let at = truncated
+        .windows(15)
+        .position(|w| w == b"bob@example.com")
+        .unwrap();
+    truncated.truncate(at + 5);
+    let mut bad_utf8 = orders(serde_json::json!("bob@example.com"));
+    bad_utf8[at + 3] = 0xff;
+    vec![
+        ("type error", type_error),
+        ("truncated", truncated),
+        ("invalid UTF-8", bad_utf8),
+        ("JSON", b"{\"orders\": []}".to_vec()),
+    ]
+}
+
 #[test]
-fn a_reader_reports_kind_and_offset_without_a_path() {
-    let bytes = orders(serde_json::json!(1200));
-    let from_slice = surp::from_slice::<Orders>(&bytes).unwrap_err();
-    let from_reader = surp::from_reader::<_, Orders>(&bytes[..]).unwrap_err();
-    assert_eq!(from_reader.path(), None);
-    assert_eq!(from_reader.kind(), from_slice.kind());
-    assert_eq!(from_reader.offset(), from_slice.offset());
+fn a_reader_reports_what_a_slice_reports_path_included() {
+    for (what, bytes) in failing_documents() {
+        let from_slice = surp::from_slice::<Orders>(&bytes).unwrap_err();
+        let from_reader = surp::from_reader::<_, Orders>(&bytes[..]).unwrap_err();
+        assert_eq!(from_reader.kind(), from_slice.kind(), "{what}");
+        assert_eq!(from_reader.offset(), from_slice.offset(), "{what}");
+        assert_eq!(from_reader.path(), from_slice.path(), "{what}");
+        if what != "JSON" {
+            assert_eq!(from_reader.to_string(), from_slice.to_string(), "{what}");
+        }
+    }
+    let type_error = surp::from_reader::<_, Orders>(&orders(serde_json::json!(1200))[..]);
+    assert_eq!(
+        type_error.unwrap_err().path(),
+        Some("orders[3].customer.email")
+    );
 }
 
 mod common;

@@ -8,7 +8,6 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::dedup::key_from_kept;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{Read, Reference, Span};
@@ -534,6 +533,20 @@ impl<'de, R: Read<'de>> de::VariantAccess<'de> for &mut EnumAccess<'_, R> {
     ) -> Result<V::Value> {
         de::Deserializer::deserialize_struct(&mut *self.de, "", fields, visitor)
     }
+}
+
+/// Hands a string kept by the tables (valid UTF-8, checked when it was
+/// kept) to a key seed, as the decoder would a string literal (see
+/// [`KeyStr`]); `start` places serde's errors (the key's token).
+#[inline]
+pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
+    de: &Deserializer<R>,
+    start: usize,
+    kept: Span,
+    seed: K,
+) -> Result<K::Value> {
+    let key = KeyStr::new(de.read.recall_str(kept), de.opts.max_depth);
+    seed.deserialize(key).map_err(|e: Error| e.at(start))
 }
 
 #[cfg(test)]

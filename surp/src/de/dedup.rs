@@ -11,11 +11,11 @@ use std::marker::PhantomData;
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
-use super::access::{AnyKeys, Entries, EnumAccess, KeyStr, KeyText, Keys, next_item};
-use super::utf8::utf8;
+use super::access::{AnyKeys, Entries, EnumAccess, KeyText, Keys, key_from_kept, next_item};
 use crate::dedup::{FieldsSeen, ShapeCandidate};
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{Read, Reference, Span};
+use crate::utf8::utf8;
 use crate::wire::{self, Kind};
 
 impl<'de, R: Read<'de>> Deserializer<R> {
@@ -509,18 +509,4 @@ impl Keys for ShapeKeys {
         self.next += 1;
         key_from_kept(de, self.start, kept, seed)
     }
-}
-
-/// Hands a string kept by the tables (valid UTF-8, checked when it was
-/// kept) to a key seed, as the decoder would a string literal (see
-/// [`KeyStr`]); `start` places serde's errors (the key's token).
-#[inline]
-pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
-    de: &Deserializer<R>,
-    start: usize,
-    kept: Span,
-    seed: K,
-) -> Result<K::Value> {
-    let key = KeyStr::new(de.read.recall_str(kept), de.opts.max_depth);
-    seed.deserialize(key).map_err(|e: Error| e.at(start))
 }

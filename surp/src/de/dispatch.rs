@@ -6,10 +6,10 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, Visitor};
 
 use super::Deserializer;
-use super::utf8::utf8;
 use crate::error::{Error, ErrorKind, Result};
 use crate::float;
 use crate::read::{Read, Reference};
+use crate::utf8::utf8;
 use crate::wire::{self, Kind};
 
 impl<'de, R: Read<'de>> Deserializer<R> {

@@ -13,20 +13,20 @@
 //!   between `open` and `close` here, the limit steps around it;
 //! - `dedup`: string and shape references of deduplicated documents, on
 //!   top of the tables in [`crate::dedup`];
+//! - `entry`: decoding one whole document ([`Options::from_slice`] and
+//!   [`Options::from_reader`]), and the path and hint of a failed one;
 //! - `skip`: skipping an ignored value, iteratively, so ignored data cannot
 //!   exhaust the stack;
-//! - `utf8`: validating string payloads.
 
 mod access;
 mod dedup;
 mod dispatch;
 mod document;
+mod entry;
 mod skip;
 mod stream;
-mod utf8;
 
 pub use stream::{StreamDeserializer, take_from_slice};
-pub(crate) use utf8::utf8 as validate_utf8;
 
 use serde::de::IntoDeserializer;
 

@@ -251,19 +251,9 @@ pub const MAX_STRING_SLOTS: usize = 1 << 24;
 /// Most shapes a deduplicated document can address (2-byte index).
 pub const MAX_SHAPES: usize = 1 << 16;
 
-/// Kinds of length-prefixed items: the container or payload a header opens.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kind {
-    /// A UTF-8 string.
-    Str,
-    /// A byte string.
-    Bytes,
-    /// An array of values.
-    Array,
-    /// A map of key-value pairs.
-    Map,
-}
+pub use crate::kind::Kind;
 
+/// Where a kind's tags are in the tag table.
 impl Kind {
     /// The length in an inline-form tag of this kind (`FIXSTR..=FIXSTR_LAST`,
     /// `FIXARRAY..=FIXARRAY_LAST` or `FIXMAP..=FIXMAP_LAST`): the tag's low
@@ -307,16 +297,6 @@ impl Kind {
             Kind::Bytes => BIN8,
             Kind::Array => ARRAY8,
             Kind::Map => MAP8,
-        }
-    }
-
-    /// A lowercase noun for messages.
-    pub const fn noun(self) -> &'static str {
-        match self {
-            Kind::Str => "string",
-            Kind::Bytes => "byte string",
-            Kind::Array => "array",
-            Kind::Map => "map",
         }
     }
 }
