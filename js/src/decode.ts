@@ -1,0 +1,602 @@
+/**
+ * The decoder: Surp documents, plain or deduplicated, to JavaScript values.
+ *
+ * One `read` loop walks the input with a position; every length is checked
+ * against the limits and the remaining input before anything is allocated
+ * for it (spec section 6). In a deduplicated document the decoder fills
+ * its string and shape tables as it reads (section 7): they only append
+ * and index, and belong to the document being read.
+ *
+ * @module
+ */
+
+import { MAX_SHAPE_KEYS, shapeRefSize, strRefSize } from "./dedup.js";
+import {
+  type LengthOf,
+  SurpError,
+  allocationLimitExceeded,
+  depthLimitExceeded,
+  lengthExceedsInput,
+  lengthLimitExceeded,
+  unexpectedEof,
+  unknownRef,
+} from "./errors.js";
+import { f16NaNBits, f16ToNumber, f32NaNBits, Float } from "./float.js";
+import {
+  DEFAULT_EXPANSION_BASE,
+  DEFAULT_EXPANSION_RATIO,
+  DEFAULT_MAX_ALLOC,
+  DEFAULT_MAX_DEDUP_SHAPES,
+  DEFAULT_MAX_DEDUP_STRINGS,
+  DEFAULT_MAX_DEPTH,
+  type DecodeOptions,
+} from "./options.js";
+import * as tag from "./tag.js";
+import { readUtf8 } from "./utf8.js";
+import { Entries } from "./value.js";
+
+const EMPTY = new Uint8Array(0);
+const EMPTY_VIEW = new DataView(EMPTY.buffer);
+const TWO_32 = 2 ** 32;
+
+/** Keys up to this many bytes go through the key cache. */
+const CACHED_KEY_MAX = 16;
+const KEY_CACHE_SIZE = 4096;
+
+/** Input a decoder accepts: bytes, or a buffer of them. */
+export type Input = Uint8Array | ArrayBuffer | ArrayBufferView;
+
+function bytesOf(input: Input): Uint8Array {
+  if (input instanceof Uint8Array) return input;
+  if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
+  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  throw new SurpError("Message", "the input is not a Uint8Array, an ArrayBuffer or a view of one");
+}
+
+/** Sets `o[key]` as an own property, even for `__proto__`. */
+function setProperty(o: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === "__proto__") {
+    Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
+  } else {
+    o[key] = value;
+  }
+}
+
+/**
+ * Decodes Surp documents. It keeps its key cache and scratch space between
+ * calls; each document's deduplication tables are its own.
+ *
+ * ```ts
+ * const decoder = new Decoder({ maxDepth: 32 });
+ * const value = decoder.decode(bytes);
+ * ```
+ */
+export class Decoder {
+  private src: Uint8Array = EMPTY;
+  private view: DataView = EMPTY_VIEW;
+  private pos = 0;
+  private end = 0;
+
+  private readonly maxDepth: number;
+  private readonly maxLen: number;
+  private readonly maxAlloc: number;
+  /** Lengths up to this pass `maxLen` and `maxAlloc` without a second look. */
+  private readonly lenBound: number;
+  private readonly expansionRatio: number;
+  private readonly expansionBase: number;
+  private readonly maxDedupStrings: number;
+  private readonly maxDedupShapes: number;
+  /** `mapsAs`: 0 auto, 1 map, 2 entries. */
+  private readonly mapsAs: number;
+  /** Whether the last map key read started with a string tag. */
+  private stringTag = false;
+  private readonly wrapFloats: boolean;
+
+  // The current document's deduplication state (section 7).
+  private dedup = false;
+  private docStart = 0;
+  /** The string of each slot, validated once when the slot was filled. */
+  private slots: string[] = [];
+  /** The UTF-8 length of each slot's string: what a reference to it is charged. */
+  private slotLens: number[] = [];
+  private shapeKeys: string[][] = [];
+  /** What a reference to each shape is charged: its keys' lengths plus 2 each. */
+  private shapeCharges: number[] = [];
+  /** What the references so far expand to. */
+  private expanded = 0;
+  /** The expansion allowed when last computed; it only grows within a document. */
+  private allowed = 0;
+  /** The UTF-8 length of the last string read. */
+  private strLen = 0;
+
+  /** The string keys of the maps being read, innermost last. */
+  private keyStack: string[] = [];
+  private keyTop = 0;
+
+  /** Short keys by their bytes, so that a repeated key is one string. */
+  private readonly keyCache: (string | undefined)[] = new Array(KEY_CACHE_SIZE);
+  private readonly keyCacheBytes = new Uint8Array(KEY_CACHE_SIZE * CACHED_KEY_MAX);
+  private readonly keyCacheLens = new Uint8Array(KEY_CACHE_SIZE);
+
+  constructor(options: DecodeOptions = {}) {
+    this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
+    this.maxLen = options.maxLen ?? Infinity;
+    this.maxAlloc = options.maxAlloc ?? DEFAULT_MAX_ALLOC;
+    this.lenBound = Math.min(this.maxLen, this.maxAlloc);
+    this.expansionRatio = options.maxExpansion?.ratio ?? DEFAULT_EXPANSION_RATIO;
+    this.expansionBase = options.maxExpansion?.base ?? DEFAULT_EXPANSION_BASE;
+    this.maxDedupStrings = options.maxDedupStrings ?? DEFAULT_MAX_DEDUP_STRINGS;
+    this.maxDedupShapes = options.maxDedupShapes ?? DEFAULT_MAX_DEDUP_SHAPES;
+    const mapsAs = options.mapsAs ?? "auto";
+    this.mapsAs = mapsAs === "auto" ? 0 : mapsAs === "map" ? 1 : 2;
+    this.wrapFloats = options.wrapFloats ?? false;
+  }
+
+  /** Decodes one document, which must fill `input` exactly. */
+  decode(input: Input): unknown {
+    const src = bytesOf(input);
+    this.setInput(src, 0);
+    try {
+      const value = this.document();
+      if (this.pos !== this.end) {
+        throw new SurpError("TrailingBytes", "trailing bytes after the value", this.pos);
+      }
+      return value;
+    } finally {
+      this.release();
+    }
+  }
+
+  /**
+   * Decodes the documents of `input`, one after another, each with its
+   * own tables (section 7.4). Error offsets count from the start of
+   * `input`.
+   */
+  *decodeMultiple(input: Input): Generator<unknown, void, undefined> {
+    const src = bytesOf(input);
+    let pos = 0;
+    while (pos < src.length) {
+      // Set again for each document: the caller may use this decoder
+      // between two of them.
+      this.setInput(src, pos);
+      let value: unknown;
+      try {
+        value = this.document();
+        pos = this.pos;
+      } finally {
+        this.release();
+      }
+      yield value;
+    }
+  }
+
+  private setInput(src: Uint8Array, pos: number): void {
+    this.src = src;
+    this.view = new DataView(src.buffer, src.byteOffset, src.byteLength);
+    this.pos = pos;
+    this.end = src.length;
+  }
+
+  /** Drops what refers to the input and the document's tables. */
+  private release(): void {
+    this.src = EMPTY;
+    this.view = EMPTY_VIEW;
+    this.keyTop = 0;
+    if (this.dedup) {
+      this.dedup = false;
+      this.slots = [];
+      this.slotLens = [];
+      this.shapeKeys = [];
+      this.shapeCharges = [];
+    }
+  }
+
+  /** Reads the document at `pos`: its marker, if any, then its value. */
+  private document(): unknown {
+    const start = this.pos;
+    this.docStart = start;
+    if (start < this.end && this.src[start] === tag.DEDUP_MARKER) {
+      this.dedup = true;
+      this.slots = [];
+      this.slotLens = [];
+      this.shapeKeys = [];
+      this.shapeCharges = [];
+      this.expanded = 0;
+      this.allowed = 0;
+      this.pos = start + 1;
+    } else {
+      this.dedup = false;
+    }
+    return this.read(0);
+  }
+
+  /** Reads one value at `depth`. */
+  private read(depth: number): unknown {
+    const start = this.pos;
+    if (start >= this.end) throw unexpectedEof(start);
+    const t = this.src[start];
+    this.pos = start + 1;
+    if (t < tag.FIXSTR) return t;
+    if (t < tag.FIXARRAY) return this.string(t & 0x1f, start);
+    if (t < tag.FIXMAP) return this.array(t & 0x0f, start, depth);
+    if (t < tag.FIXSHAPE) return this.map(t & 0x0f, start, depth);
+    if (t >= tag.FIXNINT) return t - 256;
+    return this.other(t, start, depth);
+  }
+
+  /** The tags from `0xc0` to `0xf7`. */
+  private other(t: number, start: number, depth: number): unknown {
+    if (t < tag.STR8) return this.shapeRef(t - tag.FIXSHAPE, start, depth);
+    if (t < tag.BIN8) return this.string(this.length(t - tag.STR8), start);
+    if (t < tag.ARRAY8) return this.bytes(this.length(t - tag.BIN8), start);
+    if (t < tag.MAP8) return this.array(this.length(t - tag.ARRAY8), start, depth);
+    if (t < tag.UINT) return this.map(this.length(t - tag.MAP8), start, depth);
+    if (t < tag.NINT) return this.uint(t - tag.UINT + 1);
+    if (t < tag.NULL) return this.nint(t - tag.NINT + 1);
+    switch (t) {
+      case tag.NULL:
+        return null;
+      case tag.FALSE:
+        return false;
+      case tag.TRUE:
+        return true;
+      case tag.SOME:
+        // A dynamic decoder has no `Option`: the content (section 5.3).
+        this.enter(depth, start);
+        return this.read(depth + 1);
+      case tag.F16:
+        return this.f16();
+      case tag.F32:
+        return this.f32();
+      case tag.F64:
+        return this.f64();
+      case tag.WIDE_UINT:
+      case tag.WIDE_NINT:
+        return this.wide(t, start);
+      case tag.RESERVED:
+        throw new SurpError("ReservedTag", `reserved tag byte 0x${t.toString(16)}`, start);
+      case tag.DEDUP_MARKER:
+        throw new SurpError(
+          "MisplacedDedupMarker",
+          "deduplication marker is only allowed at the start of a document",
+          start,
+        );
+      case tag.SHAPE_REF:
+        return this.shapeRef(this.le(1), start, depth);
+      case tag.SHAPE_REF + 1:
+        return this.shapeRef(this.le(2), start, depth);
+      default:
+        // 0xf3–0xf5
+        return this.stringRef(this.le(t - tag.STR_REF + 1), start);
+    }
+  }
+
+  /** Checks that a nesting token at `depth` is within the limit (section 4). */
+  private enter(depth: number, start: number): void {
+    if (depth >= this.maxDepth) throw depthLimitExceeded(this.maxDepth, start);
+  }
+
+  /** Reads an unsigned `w`-byte little-endian number (w <= 6, or a length). */
+  private le(w: number): number {
+    const p = this.pos;
+    if (p + w > this.end) throw unexpectedEof(this.end);
+    const src = this.src;
+    let n = 0;
+    for (let i = w - 1; i >= 0; i--) n = n * 256 + src[p + i];
+    this.pos = p + w;
+    return n;
+  }
+
+  /**
+   * The length after a length-class tag, in `1 << c` bytes. An 8-byte
+   * length beyond 2^53 comes out rounded, still beyond any input.
+   */
+  private length(c: number): number {
+    return this.le(1 << c);
+  }
+
+  /** Checks a declared count of items of at least `per` bytes each (section 6). */
+  private count(of: LengthOf, n: number, per: number, start: number): void {
+    if (n > this.maxLen) throw lengthLimitExceeded(of, n, this.maxLen, start);
+    if (n > Math.floor((this.end - this.pos) / per)) throw lengthExceedsInput(of, n, start);
+  }
+
+  /** Checks a declared string or byte string length; returns where the payload starts. */
+  private literal(of: LengthOf, len: number, start: number): number {
+    const p = this.pos;
+    if (len > this.lenBound) {
+      if (len > this.maxLen) throw lengthLimitExceeded(of, len, this.maxLen, start);
+      // No decoder holds more than `maxAlloc`; a shorter input is a truncation.
+      if (this.end - p > this.maxAlloc) throw allocationLimitExceeded(this.maxAlloc, start);
+    }
+    if (len > this.end - p) throw lengthExceedsInput(of, len, start);
+    this.pos = p + len;
+    return p;
+  }
+
+  private string(len: number, start: number): string {
+    const p = this.literal("string", len, start);
+    const s = readUtf8(this.src, p, p + len);
+    this.strLen = len;
+    if (this.dedup) this.fillSlot(s, len);
+    return s;
+  }
+
+  /** Gives a string literal of a deduplicated document the next slot if it is eligible (section 7.1). */
+  private fillSlot(s: string, len: number): void {
+    const next = this.slots.length;
+    if (len >= strRefSize(next) && next < this.maxDedupStrings) {
+      this.slots.push(s);
+      this.slotLens.push(len);
+    }
+  }
+
+  private stringRef(index: number, start: number): string {
+    if (!this.dedup) throw refWithoutMarker(start);
+    if (index >= this.slots.length || index >= this.maxDedupStrings) {
+      throw unknownRef("string slot", index, this.slots.length, this.maxDedupStrings, start);
+    }
+    const len = this.slotLens[index];
+    this.charge(len, start);
+    this.strLen = len;
+    return this.slots[index];
+  }
+
+  /**
+   * Charges `amount` bytes of expansion at the reference at `start`
+   * (section 7.4): the references so far may stand for at most
+   * `ratio * n + base` bytes, `n` the bytes of the document read so far,
+   * and never more than `maxAlloc`.
+   */
+  private charge(amount: number, start: number): void {
+    const expanded = this.expanded + amount;
+    if (expanded > this.allowed) {
+      // The allowance grows with the input read: computed again only when
+      // a charge passes it, which gives the same answers.
+      const read = this.pos - this.docStart;
+      this.allowed = Math.min(read * this.expansionRatio + this.expansionBase, this.maxAlloc);
+      if (expanded > this.allowed) throw allocationLimitExceeded(this.allowed, start);
+    }
+    this.expanded = expanded;
+  }
+
+  private bytes(len: number, start: number): Uint8Array {
+    const p = this.literal("byte string", len, start);
+    return this.src.slice(p, p + len);
+  }
+
+  private array(n: number, start: number, depth: number): unknown[] {
+    this.count("array", n, 1, start);
+    this.enter(depth, start);
+    const a = new Array(n);
+    for (let i = 0; i < n; i++) a[i] = this.read(depth + 1);
+    return a;
+  }
+
+  /**
+   * An explicit map: a plain object while its keys are strings, a `Map`
+   * from the first other key on (or as `mapsAs` says). In a deduplicated
+   * document it registers its keys as a shape when it ends (section 7.2).
+   */
+  private map(n: number, start: number, depth: number): unknown {
+    this.count("map", n, 2, start);
+    this.enter(depth, start);
+    const base = this.keyTop;
+    const keys = this.keyStack;
+    let o: Record<string, unknown> | null = null;
+    let m: Map<unknown, unknown> | null = null;
+    let e: [unknown, unknown][] | null = null;
+    if (this.mapsAs === 0) o = {};
+    else if (this.mapsAs === 1) m = new Map();
+    else e = new Array(n);
+    // Whether every key starts with a string tag, and the bytes and
+    // expansion charge of the keys, for the shape.
+    let stringKeys = true;
+    let keyBytes = this.pos - start;
+    let charge = 0;
+    for (let i = 0; i < n; i++) {
+      const k = this.pos;
+      const key = this.mapKey(depth);
+      if (this.stringTag) {
+        keyBytes += this.pos - k;
+        charge += this.strLen + 2;
+      } else {
+        stringKeys = false;
+      }
+      // The keys in order, duplicates included: the shape's, and the
+      // object's (a `Map` made from it needs their order).
+      if (typeof key === "string" && (o !== null || stringKeys)) keys[this.keyTop++] = key;
+      const value = this.read(depth + 1);
+      if (o !== null) {
+        if (typeof key === "string") {
+          setProperty(o, key, value);
+          continue;
+        }
+        m = this.toMap(o, base);
+        o = null;
+      }
+      if (m !== null) m.set(key, value);
+      else e![i] = [key, value];
+    }
+    if (this.dedup && stringKeys && n >= 1 && n <= MAX_SHAPE_KEYS) {
+      const t = this.shapeKeys.length;
+      if (keyBytes > shapeRefSize(t) && t < this.maxDedupShapes) {
+        this.shapeKeys.push(keys.slice(base, this.keyTop));
+        this.shapeCharges.push(charge);
+      }
+    }
+    this.keyTop = base;
+    return o !== null ? o : m !== null ? m : new Entries(e!);
+  }
+
+  /**
+   * Reads a map key; `stringTag` tells whether it starts with a string tag
+   * (fixstr, str or string reference), what makes a key a string key for
+   * shapes. A short fixstr goes through the key cache.
+   */
+  private mapKey(depth: number): unknown {
+    const k = this.pos;
+    if (k >= this.end) throw unexpectedEof(k);
+    const t = this.src[k];
+    if (t >= tag.FIXSTR && t < tag.FIXARRAY) {
+      this.stringTag = true;
+      this.pos = k + 1;
+      return this.key(t & 0x1f, k);
+    }
+    this.stringTag = (t >= tag.STR8 && t < tag.BIN8) || (t >= tag.STR_REF && t < tag.SHAPE_REF);
+    return this.read(depth + 1);
+  }
+
+  /** The object built so far as a `Map`, its keys in the order they came. */
+  private toMap(o: Record<string, unknown>, base: number): Map<unknown, unknown> {
+    const m = new Map<unknown, unknown>();
+    for (let i = base; i < this.keyTop; i++) {
+      const k = this.keyStack[i];
+      m.set(k, o[k]);
+    }
+    return m;
+  }
+
+  /**
+   * A fixstr map key, whose tag was read: through the key cache when
+   * short, so that repeated keys are one string.
+   */
+  private key(len: number, start: number): string {
+    if (len > CACHED_KEY_MAX || this.dedup || len > this.lenBound) return this.string(len, start);
+    const p = this.pos;
+    const end = p + len;
+    if (end > this.end) throw lengthExceedsInput("string", len, start);
+    const src = this.src;
+    let h = len;
+    for (let i = p; i < end; i++) h = (h * 31 + src[i]) | 0;
+    const slot = (h ^ (h >>> 12)) & (KEY_CACHE_SIZE - 1);
+    const cached = this.keyCache[slot];
+    this.pos = end;
+    this.strLen = len;
+    if (cached !== undefined && this.keyCacheLens[slot] === len) {
+      const at = slot * CACHED_KEY_MAX;
+      let i = 0;
+      while (i < len && this.keyCacheBytes[at + i] === src[p + i]) i++;
+      if (i === len) return cached;
+    }
+    const s = readUtf8(src, p, end);
+    this.keyCache[slot] = s;
+    this.keyCacheLens[slot] = len;
+    this.keyCacheBytes.set(src.subarray(p, end), slot * CACHED_KEY_MAX);
+    return s;
+  }
+
+  /** A shape reference: a map whose keys are shape `index`'s (section 7.2). */
+  private shapeRef(index: number, start: number, depth: number): unknown {
+    if (!this.dedup) throw refWithoutMarker(start);
+    if (index >= this.shapeKeys.length || index >= this.maxDedupShapes) {
+      throw unknownRef("shape", index, this.shapeKeys.length, this.maxDedupShapes, start);
+    }
+    const keys = this.shapeKeys[index];
+    const n = keys.length;
+    if (n > this.maxLen) throw lengthLimitExceeded("map", n, this.maxLen, start);
+    this.charge(this.shapeCharges[index], start);
+    this.enter(depth, start);
+    if (this.mapsAs === 1) {
+      const m = new Map<unknown, unknown>();
+      for (let i = 0; i < n; i++) m.set(keys[i], this.read(depth + 1));
+      return m;
+    }
+    if (this.mapsAs === 2) {
+      const e: [unknown, unknown][] = new Array(n);
+      for (let i = 0; i < n; i++) e[i] = [keys[i], this.read(depth + 1)];
+      return new Entries(e);
+    }
+    const o: Record<string, unknown> = {};
+    for (let i = 0; i < n; i++) setProperty(o, keys[i], this.read(depth + 1));
+    return o;
+  }
+
+  /** An unsigned integer of `w` bytes: a number when safe, else a bigint. */
+  private uint(w: number): number | bigint {
+    if (w <= 6) return this.le(w);
+    const p = this.pos;
+    if (p + w > this.end) throw unexpectedEof(this.end);
+    const view = this.view;
+    const lo = view.getUint32(p, true);
+    const hi = w === 8 ? view.getUint32(p + 4, true) : view.getUint16(p + 4, true) + this.src[p + 6] * 0x10000;
+    this.pos = p + w;
+    if (hi < 0x200000) return hi * TWO_32 + lo;
+    return (BigInt(hi) << 32n) | BigInt(lo);
+  }
+
+  /** A negative integer `-1 - n`, `n` in `w` bytes. */
+  private nint(w: number): number | bigint {
+    const n = this.uint(w);
+    if (typeof n === "number") {
+      // -1 - n is safe up to n = 2^53 - 2.
+      return n < Number.MAX_SAFE_INTEGER ? -1 - n : -1n - BigInt(n);
+    }
+    return -1n - n;
+  }
+
+  /** A wide integer (section 3.1): always beyond 64 bits unless written non-minimally. */
+  private wide(t: number, start: number): number | bigint {
+    const w = this.le(1);
+    if (w < tag.WIDE_MIN || w > tag.WIDE_MAX) {
+      throw new SurpError(
+        "InvalidWideInteger",
+        `wide integer with invalid length ${w} (expected 9 to 16 bytes)`,
+        start,
+      );
+    }
+    const p = this.pos;
+    if (p + w > this.end) throw unexpectedEof(this.end);
+    let n = 0n;
+    for (let i = w - 1; i >= 0; i--) n = (n << 8n) | BigInt(this.src[p + i]);
+    this.pos = p + w;
+    let v: bigint;
+    if (t === tag.WIDE_UINT) {
+      v = n;
+    } else {
+      // The reference decoder stops at i128::MIN; so does this one.
+      if (n >= 1n << 127n) {
+        throw new SurpError("IntegerOutOfRange", "negative integer below the 128-bit range", start);
+      }
+      v = -1n - n;
+    }
+    const small = Number(v);
+    return Number.isSafeInteger(small) ? small : v;
+  }
+
+  private f16(): number | Float {
+    const p = this.pos;
+    if (p + 2 > this.end) throw unexpectedEof(this.end);
+    const h = this.src[p] | (this.src[p + 1] << 8);
+    this.pos = p + 2;
+    const x = f16ToNumber(h);
+    if (!this.wrapFloats) return x;
+    return x === x ? new Float(x) : Float.fromBits(f16NaNBits(h));
+  }
+
+  private f32(): number | Float {
+    const p = this.pos;
+    if (p + 4 > this.end) throw unexpectedEof(this.end);
+    const x = this.view.getFloat32(p, true);
+    this.pos = p + 4;
+    if (!this.wrapFloats) return x;
+    return x === x ? new Float(x) : Float.fromBits(f32NaNBits(this.view.getUint32(p, true)));
+  }
+
+  private f64(): number | Float {
+    const p = this.pos;
+    if (p + 8 > this.end) throw unexpectedEof(this.end);
+    const x = this.view.getFloat64(p, true);
+    this.pos = p + 8;
+    if (!this.wrapFloats) return x;
+    return x === x ? new Float(x) : Float.fromBits(this.view.getBigUint64(p, true));
+  }
+}
+
+function refWithoutMarker(offset: number): SurpError {
+  return new SurpError(
+    "RefWithoutMarker",
+    "deduplication reference in a document without the deduplication marker",
+    offset,
+  );
+}

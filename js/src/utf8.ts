@@ -1,0 +1,151 @@
+/**
+ * UTF-8 in both directions. Short strings are converted in JavaScript,
+ * which is faster than a call into `TextEncoder`/`TextDecoder` for a few
+ * bytes; long ones go through those. Decoding always validates: a string
+ * that is not UTF-8 is an error at its first byte (spec section 3.4).
+ *
+ * @module
+ */
+
+import { SurpError } from "./errors.js";
+
+/** Strings shorter than this (in UTF-16 units or bytes) are converted in JavaScript. */
+const SHORT = 64;
+
+const encoder = new TextEncoder();
+// `ignoreBOM` keeps a leading U+FEFF: it is part of the string.
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * Writes `s` as UTF-8 into `buf` at `p`, which has room for
+ * `3 * s.length` bytes, and returns the position after it. A lone surrogate
+ * becomes U+FFFD, as `TextEncoder` writes it.
+ */
+export function writeUtf8(s: string, buf: Uint8Array, p: number): number {
+  const n = s.length;
+  if (n >= SHORT) return p + encoder.encodeInto(s, buf.subarray(p)).written;
+  for (let i = 0; i < n; i++) {
+    let c = s.charCodeAt(i);
+    if (c < 0x80) {
+      buf[p++] = c;
+    } else if (c < 0x800) {
+      buf[p++] = 0xc0 | (c >> 6);
+      buf[p++] = 0x80 | (c & 0x3f);
+    } else {
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const next = i + 1 < n ? s.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+          c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+          i++;
+          buf[p++] = 0xf0 | (c >> 18);
+          buf[p++] = 0x80 | ((c >> 12) & 0x3f);
+          buf[p++] = 0x80 | ((c >> 6) & 0x3f);
+          buf[p++] = 0x80 | (c & 0x3f);
+          continue;
+        }
+        c = 0xfffd;
+      }
+      buf[p++] = 0xe0 | (c >> 12);
+      buf[p++] = 0x80 | ((c >> 6) & 0x3f);
+      buf[p++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return p;
+}
+
+/** The error for a string at `offset` (its first payload byte) that is not UTF-8. */
+export function invalidUtf8(offset: number): SurpError {
+  return new SurpError("InvalidUtf8", "invalid UTF-8 in a string", offset);
+}
+
+// Char codes of a short non-ASCII string, reused between calls.
+const units: number[] = [];
+
+/** The string held by `src[start..end]`, which must be valid UTF-8. */
+export function readUtf8(src: Uint8Array, start: number, end: number): string {
+  const len = end - start;
+  if (len >= SHORT) return readLong(src, start, end);
+  let i = start;
+  // ASCII first: most short strings are, and this builds no array.
+  let s = "";
+  while (i < end) {
+    const b = src[i];
+    if (b >= 0x80) break;
+    s += String.fromCharCode(b);
+    i++;
+  }
+  if (i === end) return s;
+  return s + readShortNonAscii(src, i, end, start);
+}
+
+/** The rest of a short string from its first non-ASCII byte at `i`. */
+function readShortNonAscii(src: Uint8Array, i: number, end: number, start: number): string {
+  let n = 0;
+  while (i < end) {
+    const b = src[i];
+    if (b < 0x80) {
+      units[n++] = b;
+      i++;
+      continue;
+    }
+    let need: number;
+    let cp: number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+      cp = b & 0x1f;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      cp = b & 0x0f;
+      if (b === 0xe0) lo = 0xa0;
+      else if (b === 0xed) hi = 0x9f; // no surrogates
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      cp = b & 0x07;
+      if (b === 0xf0) lo = 0x90;
+      else if (b === 0xf4) hi = 0x8f; // nothing above U+10FFFF
+    } else {
+      throw invalidUtf8(start);
+    }
+    // The continuation bytes must be in the string.
+    if (i + need >= end) throw invalidUtf8(start);
+    const c1 = src[i + 1];
+    if (c1 < lo || c1 > hi) throw invalidUtf8(start);
+    cp = (cp << 6) | (c1 & 0x3f);
+    for (let k = 2; k <= need; k++) {
+      const c = src[i + k];
+      if (c < 0x80 || c > 0xbf) throw invalidUtf8(start);
+      cp = (cp << 6) | (c & 0x3f);
+    }
+    i += need + 1;
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      units[n++] = 0xd800 | (cp >> 10);
+      units[n++] = 0xdc00 | (cp & 0x3ff);
+    } else {
+      units[n++] = cp;
+    }
+  }
+  units.length = n;
+  return String.fromCharCode.apply(null, units);
+}
+
+function readLong(src: Uint8Array, start: number, end: number): string {
+  try {
+    return decoder.decode(src.subarray(start, end));
+  } catch {
+    throw invalidUtf8(start);
+  }
+}
+
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * `s` with every lone surrogate replaced by U+FFFD: the string whose UTF-8
+ * `writeUtf8` writes for `s`.
+ */
+export function wellFormed(s: string): string {
+  LONE_SURROGATE.lastIndex = 0;
+  return LONE_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\ufffd") : s;
+}
