@@ -1,0 +1,243 @@
+// The JavaScript side of the mapping: which values become which Surp
+// values and back, the options, and the errors.
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  Decoder,
+  Encoder,
+  Entries,
+  Float,
+  Some,
+  SurpError,
+  decode,
+  decodeAll,
+  decodeMultiple,
+  encode,
+} from "../dist/index.js";
+import { hexOf } from "./notation.mjs";
+
+const hex = (v, options) => hexOf(encode(v, options));
+const bytes = (h) => Uint8Array.from(Buffer.from(h, "hex"));
+
+function throwsSurp(fn, kind, offset) {
+  assert.throws(fn, (e) => {
+    assert.ok(e instanceof SurpError, String(e));
+    assert.equal(e.kind, kind, e.message);
+    if (offset !== undefined) assert.equal(e.offset, offset, e.message);
+    return true;
+  });
+}
+
+test("numbers: safe integers are integers, everything else a float", () => {
+  assert.equal(hex(5), "05");
+  assert.equal(hex(-1), "ff");
+  assert.equal(hex(-9), "e008");
+  assert.equal(hex(2 ** 53 - 1), "deffffffffffff1f");
+  assert.equal(hex(-(2 ** 53) + 1), "e6feffffffffff1f");
+  assert.equal(hex(1.5), "ec003e");
+  assert.equal(hex(-0), "ec0080");
+  assert.equal(hex(NaN), "ec007e");
+  assert.equal(hex(2 ** 53), hex(new Float(2 ** 53)));
+  assert.equal(hex(2 ** 53), "ed0000005a");
+  assert.equal(hex(0.1), "ee9a9999999999b93f");
+  assert.equal(hex(new Float(1)), "ec003c");
+  assert.ok(Object.is(decode(bytes("ec0080")), -0));
+});
+
+test("bigints are integers of any width up to 128 bits, and only those", () => {
+  assert.equal(hex(5n), "05");
+  assert.equal(hex(2n ** 64n), "ef09000000000000000001");
+  assert.equal(hex(-(2n ** 127n)), "f010ffffffffffffffffffffffffffffff7f");
+  throwsSurp(() => encode(2n ** 128n), "IntegerOutOfRange");
+  throwsSurp(() => encode(-(2n ** 127n) - 1n), "IntegerOutOfRange");
+  // Decoding: a number when safe, else a bigint, never a rounded number.
+  assert.equal(decode(bytes("deffffffffffff1f")), 2 ** 53 - 1);
+  assert.equal(decode(bytes("de00000000000020")), 2n ** 53n);
+  assert.equal(decode(bytes("e6feffffffffff1f")), -(2 ** 53) + 1);
+  assert.equal(decode(bytes("e6ffffffffffff1f")), -(2n ** 53n));
+  assert.equal(decode(bytes("dfffffffffffffffff")), 2n ** 64n - 1n);
+  throwsSurp(() => decode(bytes("f010" + "ff".repeat(16))), "IntegerOutOfRange", 0);
+});
+
+test("strings, bytes, null and undefined", () => {
+  assert.equal(hex("é"), "82c3a9");
+  assert.equal(hex("\ufeffx"), "84efbbbf78");
+  assert.equal(decode(bytes("84efbbbf78")), "\ufeffx", "a byte order mark is part of the string");
+  assert.equal(hex("\ud800"), "83efbfbd", "a lone surrogate is written as U+FFFD");
+  assert.equal(hex(new Uint8Array([1, 2])), "cc020102");
+  assert.equal(hex(new Uint8Array([1, 2]).buffer), "cc020102");
+  assert.equal(hex(Buffer.from([1, 2])), "cc020102");
+  assert.deepEqual(decode(bytes("cc020102")), new Uint8Array([1, 2]));
+  assert.equal(hex(null), "e8");
+  assert.equal(hex(undefined), "e8");
+  assert.equal(hex([undefined]), "a1e8");
+  assert.equal(hex({ a: undefined }), "b18161e8");
+  assert.equal(hex({ a: undefined, b: 1 }, { ignoreUndefined: true }), "b1816201");
+  const long = "x".repeat(100) + "é".repeat(100);
+  assert.equal(decode(encode(long)), long);
+});
+
+test("a lone surrogate deduplicates as the U+FFFD it is written as", () => {
+  // Both strings are written as ef bf bd: the second is a reference.
+  assert.equal(hex(["\ud800", "\udc00", "\ufffd"], { dedup: true }), "f2a383efbfbdf300f300");
+});
+
+test("Some: written as its content unless that is null", () => {
+  assert.equal(hex(new Some(5)), "05");
+  assert.equal(hex(new Some(null)), "ebe8");
+  assert.equal(hex(new Some(new Some(undefined))), "ebebe8");
+  assert.equal(decode(bytes("ebebe8")), null);
+});
+
+test("arrays, sets and typed arrays", () => {
+  assert.equal(hex([1, [2]]), "a201a102");
+  assert.equal(hex(new Set([1, 2])), "a20102");
+  assert.equal(hex(new Int16Array([1, -2])), "a201fe");
+  assert.equal(hex(new Float32Array([1, 0.5])), "a2ec003cec0038");
+  assert.equal(hex(new BigInt64Array([1n])), "a101");
+  assert.equal(hex(new Uint8ClampedArray([7])), "cc0107");
+  assert.equal(hex(new DataView(new Uint8Array([9, 8]).buffer, 1)), "cc0108");
+});
+
+test("objects with string keys are plain objects; other maps are Maps", () => {
+  assert.deepEqual(decode(encode({ a: 1, b: "x" })), { a: 1, b: "x" });
+  const m = new Map([
+    ["b", 1],
+    [2, 3],
+    ["a", 4],
+  ]);
+  const back = decode(encode(m));
+  assert.ok(back instanceof Map);
+  assert.deepEqual([...back], [...m], "order kept, string keys before the first other one too");
+  assert.ok(decode(encode({ a: 1 }), { mapsAs: "map" }) instanceof Map);
+  const e = decode(bytes("b201816101ff"), { mapsAs: "entries" }); // {1: "a", 1: -1}
+  assert.ok(e instanceof Entries);
+  assert.equal(e.entries.length, 2);
+  assert.equal(hex(new Entries([[1, "a"], [1, -1]])), "b2018161" + "01ff");
+  // A Map with string keys is written as an object is.
+  assert.equal(hex(new Map([["a", 1]])), hex({ a: 1 }));
+  // A class instance: its own enumerable properties; toJSON where it has one.
+  class Point {
+    constructor() {
+      this.x = 1;
+    }
+  }
+  assert.equal(hex(new Point()), hex({ x: 1 }));
+  assert.equal(hex(new Date(0)), hex("1970-01-01T00:00:00.000Z"));
+});
+
+test("__proto__ and constructor keys become own properties, never the prototype", () => {
+  const doc = encode(new Map([["__proto__", { polluted: true }], ["constructor", 1]]));
+  const o = decode(doc);
+  assert.equal(Object.getPrototypeOf(o), Object.prototype);
+  assert.deepEqual(Object.keys(o), ["__proto__", "constructor"]);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(o, "__proto__").value, { polluted: true });
+  assert.equal(o.constructor, 1);
+  assert.equal({}.polluted, undefined);
+  // Through a deduplicated document's shapes too.
+  const twice = decode(encode([JSON.parse('{"__proto__": 1}'), JSON.parse('{"__proto__": 2}')], { dedup: true }));
+  assert.equal(Object.getPrototypeOf(twice[1]), Object.prototype);
+  assert.equal(Object.getOwnPropertyDescriptor(twice[1], "__proto__").value, 2);
+});
+
+test("floats keep their bits with wrapFloats", () => {
+  const nan = Float.fromBits(0x7ff0000000000001n);
+  assert.equal(hex(nan), "ee010000000000f07f");
+  const back = decode(encode(nan), { wrapFloats: true });
+  assert.ok(back instanceof Float);
+  assert.equal(back.bits, 0x7ff0000000000001n);
+  const half = decode(bytes("ec017e"), { wrapFloats: true });
+  assert.equal(half.bits, 0x7ff8040000000000n);
+  assert.equal(decode(bytes("ec003c"), { wrapFloats: true }).value, 1);
+  assert.equal(decode(bytes("ec003c")), 1);
+});
+
+test("the encoder refuses to nest past its depth limit, cycles included", () => {
+  let deep = 0;
+  for (let i = 0; i < 128; i++) deep = [deep];
+  assert.equal(encode(deep).length, 129);
+  throwsSurp(() => encode([deep]), "DepthLimitExceeded");
+  const cyclic = { a: 1 };
+  cyclic.self = cyclic;
+  throwsSurp(() => encode(cyclic), "DepthLimitExceeded");
+  assert.equal(encode([[1]], { maxDepth: 2 }).length, 3);
+  throwsSurp(() => encode([[1]], { maxDepth: 1 }), "DepthLimitExceeded");
+});
+
+test("values with no Surp form are an error", () => {
+  throwsSurp(() => encode(() => 1), "Message");
+  throwsSurp(() => encode(Symbol("s")), "Message");
+  assert.equal(new SurpError("Message", "x").category, "Data");
+});
+
+test("decoder limits", () => {
+  const nested = encode([[[1]]]);
+  throwsSurp(() => decode(nested, { maxDepth: 2 }), "DepthLimitExceeded", 2);
+  throwsSurp(() => decode(encode("abcdef"), { maxLen: 5 }), "LengthLimitExceeded", 0);
+  throwsSurp(() => decode(encode([1, 2, 3]), { maxLen: 2 }), "LengthLimitExceeded", 0);
+  // A 2-byte string referenced 3 times: 6 bytes of expansion.
+  const doc = bytes("f2a48268 69f300f300f300".replace(/ /g, ""));
+  assert.deepEqual(decode(doc, { maxAlloc: 6 }), ["hi", "hi", "hi", "hi"].slice(0, 4));
+  throwsSurp(() => decode(doc, { maxAlloc: 5 }), "AllocationLimitExceeded", 9);
+  // Longer than maxAlloc: a limit error if the input holds that much, else a truncation.
+  throwsSurp(() => decode(encode("abcdef"), { maxAlloc: 5 }), "AllocationLimitExceeded", 0);
+  throwsSurp(() => decode(bytes("86616263"), { maxAlloc: 5 }), "LengthExceedsInput", 0);
+  throwsSurp(() => decode(bytes("f2a383616263f300f300"), { maxDedupStrings: 0 }), "UnknownStringRef", 6);
+  throwsSurp(() => decode(bytes("f2a2b18361626301c002"), { maxDedupShapes: 0 }), "UnknownShapeRef", 8);
+  // One 1000-byte string, then 1000 references to it.
+  const bomb = Uint8Array.from([0xf2, 0xd1, 0xe9, 0x03, 0xc9, 0xe8, 0x03, ...new Array(1000).fill(0x78), ...new Array(1000).fill([0xf3, 0]).flat()]);
+  assert.equal(decode(bomb).length, 1001);
+  throwsSurp(() => decode(bomb, { maxExpansion: { ratio: 16, base: 0 } }), "AllocationLimitExceeded", 1039);
+});
+
+test("errors carry kind, category, offset and a sentence", () => {
+  try {
+    decode(bytes("a2e8"));
+    assert.fail();
+  } catch (e) {
+    assert.ok(e instanceof SurpError);
+    assert.equal(e.name, "SurpError");
+    assert.equal(e.category, "Eof");
+    assert.equal(e.message, "array declares 2 items but the input is too short to hold them at byte 0");
+  }
+  throwsSurp(() => decode(bytes("0000")), "TrailingBytes", 1);
+  throwsSurp(() => decode("not bytes"), "Message");
+});
+
+test("a sequence of documents, each with its own tables", () => {
+  const a = encode(["abc", "abc"], { dedup: true });
+  const b = encode({ x: 1 });
+  const c = encode(["abc", "abc"], { dedup: true });
+  const all = new Uint8Array([...a, ...b, ...c]);
+  assert.deepEqual(decodeAll(all), [["abc", "abc"], { x: 1 }, ["abc", "abc"]]);
+  // A reference never reaches an earlier document's table.
+  throwsSurp(() => decodeAll(new Uint8Array([...a, 0xf2, 0xf3, 0x00])), "UnknownStringRef", a.length + 1);
+  // The decoder can be used between two documents of the iteration.
+  const it = decodeMultiple(all);
+  assert.deepEqual(it.next().value, ["abc", "abc"]);
+  assert.equal(decode(encode(7)), 7);
+  assert.deepEqual([...it], [{ x: 1 }, ["abc", "abc"]]);
+  assert.deepEqual(decodeAll(new Uint8Array(0)), []);
+  throwsSurp(() => decodeAll(new Uint8Array([...b, 0xa1])), "LengthExceedsInput", b.length);
+});
+
+test("Encoder and Decoder keep their buffers between calls", () => {
+  const encoder = new Encoder({ dedup: true });
+  const decoder = new Decoder();
+  const value = { name: "x".repeat(1000), list: [{ id: 1 }, { id: 2 }] };
+  const first = encoder.encode(value);
+  const second = encoder.encode(value);
+  assert.deepEqual(first, second);
+  assert.deepEqual(decoder.decode(first), value);
+  assert.deepEqual(decoder.decode(second), value);
+  // A toJSON that encodes with the same encoder does not disturb it.
+  class Inner {
+    toJSON() {
+      return hexOf(encoder.encode(["y", "y"]));
+    }
+  }
+  const inner = new Inner();
+  assert.deepEqual(decoder.decode(encoder.encode([inner, "abc", "abc"]))[1], "abc");
+});
