@@ -32,8 +32,8 @@ pub enum Chart {
     Time(Operation),
 }
 
-/// When the largest bar is more than this many times the smallest, the value
-/// axis is logarithmic.
+/// When the largest bar of a time chart is more than this many times the
+/// smallest, the time charts' value axes are logarithmic.
 pub const LOG_SCALE_SPAN: f64 = 20.0;
 
 const WIDTH: u32 = 1000;
@@ -115,11 +115,37 @@ impl Chart {
         }
     }
 
+    /// The measurements this chart draws a bar for: its operation's (the
+    /// encode rows for sizes), of uncompressed formats, with a value.
+    fn rows(self, measurements: &[Measurement]) -> Vec<&Measurement> {
+        let wanted = match self {
+            Chart::Size | Chart::ZstdSize => Operation::Encode,
+            Chart::Time(op) => op,
+        };
+        measurements
+            .iter()
+            .filter(|m| {
+                m.operation == wanted && !m.format.is_compressed() && self.value(m).is_some()
+            })
+            .collect()
+    }
+
     /// Sizes are drawn on a linear axis whatever their span, so that a bar
-    /// half as long is half the bytes; times spread over orders of
-    /// magnitude and get a log axis when they do.
-    fn allows_log_axis(self) -> bool {
-        matches!(self, Chart::Time(_))
+    /// half as long is half the bytes. Times spread over orders of
+    /// magnitude, and when any time chart of the run spans more than
+    /// [`LOG_SCALE_SPAN`], every time chart gets a log axis: the time charts
+    /// of a page share one kind of axis, so that bars read alike from one to
+    /// the next, even on a chart whose own span is narrower (the borrowed
+    /// decode has only the formats that can borrow).
+    fn log_axis(self, measurements: &[Measurement]) -> bool {
+        match self {
+            Chart::Size | Chart::ZstdSize => false,
+            Chart::Time(_) => Operation::ALL.into_iter().any(|op| {
+                let chart = Chart::Time(op);
+                let rows = chart.rows(measurements);
+                spans_wide(rows.iter().filter_map(|m| chart.value(m)))
+            }),
+        }
     }
 
     /// Draws the chart for these measurements as an SVG document. Groups and
@@ -131,16 +157,7 @@ impl Chart {
         measurements: &[Measurement],
         iterations: usize,
     ) -> Result<String, BenchError> {
-        let wanted = match self {
-            Chart::Size | Chart::ZstdSize => Operation::Encode,
-            Chart::Time(op) => op,
-        };
-        let rows: Vec<&Measurement> = measurements
-            .iter()
-            .filter(|m| {
-                m.operation == wanted && !m.format.is_compressed() && self.value(m).is_some()
-            })
-            .collect();
+        let rows = self.rows(measurements);
         let mut datasets = Vec::new();
         let mut formats: Vec<&'static Format> = Vec::new();
         for m in &rows {
@@ -161,7 +178,7 @@ impl Chart {
             rows.iter().filter_map(|m| self.value(m)),
             self.units(),
             WIDTH - 2 * MARGIN_PX - name_px,
-            self.allows_log_axis(),
+            self.log_axis(measurements),
         );
 
         let group_px = formats.len() as u32 * BAR_PX + GROUP_GAP_PX;
@@ -402,18 +419,34 @@ struct ValueAxis {
     light: Vec<f64>,
 }
 
+/// The positive values' extremes, `None` when there is none.
+fn positive_range(values: impl Iterator<Item = f64>) -> Option<(f64, f64)> {
+    values
+        .filter(|v| *v > 0.0)
+        .fold(None, |range, v| match range {
+            None => Some((v, v)),
+            Some((min, max)) => Some((f64::min(min, v), f64::max(max, v))),
+        })
+}
+
+/// Whether the largest of these values is more than [`LOG_SCALE_SPAN`] times
+/// the smallest positive one.
+fn spans_wide(values: impl Iterator<Item = f64>) -> bool {
+    positive_range(values).is_some_and(|(min, max)| max / min > LOG_SCALE_SPAN)
+}
+
 impl ValueAxis {
+    /// An axis for these values: logarithmic if `log` and some value is
+    /// positive, else linear from zero.
     fn fit(
         values: impl Iterator<Item = f64>,
         units: &'static [Unit],
         plot_px: u32,
-        allow_log: bool,
+        log: bool,
     ) -> ValueAxis {
-        let positive: Vec<f64> = values.filter(|v| *v > 0.0).collect();
-        let max = positive.iter().copied().fold(0.0, f64::max);
-        let min = positive.iter().copied().fold(f64::INFINITY, f64::min);
+        let (min, max) = positive_range(values).unwrap_or((0.0, 0.0));
         let unit = unit_for(units, max);
-        if allow_log && max > 0.0 && max / min > LOG_SCALE_SPAN {
+        if log && max > 0.0 {
             ValueAxis::log(min, max, unit, plot_px)
         } else {
             ValueAxis::linear(if max > 0.0 { max } else { unit.base }, unit)
@@ -422,8 +455,10 @@ impl ValueAxis {
 
     /// A log axis from a "nice" value (1, 2 or 5 times a power of ten) just
     /// under the smallest bar, so that bar keeps some length, to a whole
-    /// multiple of a power of ten far enough out for the largest bar's label. Powers of ten are
-    /// labelled, and 2s and 5s too when their labels have room.
+    /// multiple of a power of ten far enough out for the largest bar's label.
+    /// Powers of ten are labelled, and 2s and 5s too when their labels have
+    /// room; an axis too short for two of those (a chart whose times are
+    /// close together) labels every whole multiple instead.
     fn log(min: f64, max: f64, unit: Unit, plot_px: u32) -> ValueAxis {
         let lo = nice_values(min / 10.0, min)
             .into_iter()
@@ -453,7 +488,9 @@ impl ValueAxis {
                 gap >= f64::from(widths) / 2.0 + 12.0
             })
         };
-        let ticks = if powers.len() < 2 || fits(&candidates) {
+        let ticks = if candidates.len() < 2 {
+            every_multiple(lo, hi)
+        } else if powers.len() < 2 || fits(&candidates) {
             candidates
         } else {
             powers
@@ -594,8 +631,26 @@ impl Ranged for GroupAxis {
 mod tests {
     use super::*;
 
+    fn timed(format: &str, operation: Operation, median_ns: u64) -> Measurement {
+        Measurement {
+            format: Format::from_name(format).unwrap(),
+            dataset: surp_datasets::Dataset::Canada.into(),
+            operation,
+            stats: crate::Stats {
+                samples: 1,
+                median_ns,
+                p95_ns: median_ns,
+                min_ns: median_ns,
+                cv_pct: 0.0,
+            },
+            size_bytes: 1_000,
+            zstd_bytes: None,
+        }
+    }
+
     #[test]
     fn a_wide_span_gets_a_log_axis_between_powers_of_ten() {
+        assert!(spans_wide([150.0, 90_000.0].into_iter()));
         let axis = ValueAxis::fit([150.0, 90_000.0].into_iter(), &TIME_UNITS, 800, true);
         assert!(axis.log);
         assert_eq!(axis.lo, 100.0);
@@ -611,12 +666,42 @@ mod tests {
 
     #[test]
     fn a_narrow_span_gets_a_linear_axis_from_zero() {
-        let axis = ValueAxis::fit([100.0, 1_900.0].into_iter(), &SIZE_UNITS, 800, true);
+        assert!(!spans_wide([100.0, 1_900.0, 0.0].into_iter()));
+        let axis = ValueAxis::fit([100.0, 1_900.0].into_iter(), &SIZE_UNITS, 800, false);
         assert!(!axis.log);
         assert_eq!(axis.lo, 0.0);
         assert_eq!(axis.ticks[0], 0.0);
         assert!(axis.fraction(1_900.0) <= BAR_REACH + 1e-9);
         assert_eq!(axis.unit.symbol, "kB");
+    }
+
+    #[test]
+    fn a_narrow_span_on_a_log_axis_still_labels_two_ticks() {
+        let axis = ValueAxis::fit([3_000_000.0].into_iter(), &TIME_UNITS, 800, true);
+        assert!(axis.log);
+        assert!(axis.ticks.len() >= 2, "{:?}", axis.ticks);
+        assert!(axis.fraction(3_000_000.0) > 0.0 && axis.fraction(3_000_000.0) <= BAR_REACH);
+    }
+
+    #[test]
+    fn the_time_charts_of_a_run_share_a_log_axis() {
+        // Decode times span 100 times; borrowed decode times only 2 times.
+        let mut run = vec![
+            timed("surp", Operation::Decode, 100_000),
+            timed("json", Operation::Decode, 10_000_000),
+            timed("surp", Operation::DecodeBorrowed, 1_000_000),
+            timed("bitcode", Operation::DecodeBorrowed, 2_000_000),
+        ];
+        let borrowed = Chart::Time(Operation::DecodeBorrowed);
+        assert!(borrowed.log_axis(&run));
+        assert!(!Chart::Size.log_axis(&run));
+        let svg = borrowed.render(&run, 1).unwrap();
+        assert!(svg.contains("median borrowed decode time (ms, log scale)"));
+
+        // When no time chart spans widely, all of them are linear.
+        run[1] = timed("json", Operation::Decode, 1_000_000);
+        assert!(!borrowed.log_axis(&run));
+        assert!(!Chart::Time(Operation::Decode).log_axis(&run));
     }
 
     #[test]
