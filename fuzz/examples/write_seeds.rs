@@ -171,7 +171,7 @@ fn records(encode: fn(&Record) -> Vec<u8>) -> Vec<(String, Vec<u8>)> {
 /// 2^64 - 1 bytes in a field to skip, a truncated string, errors at the
 /// root of a deduplicated document.
 fn issue19() -> Vec<(String, Vec<u8>)> {
-    use surp::wire::{self, Kind};
+    use surp::__private::wire::{self, Kind};
     let refs_to = |text: &str, refs: usize| {
         let mut doc = vec![wire::DEDUP_MARKER];
         wire::write_header(&mut doc, Kind::Array, refs + 1).unwrap();

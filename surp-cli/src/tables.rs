@@ -2,11 +2,11 @@
 //! is walked, so `inspect` can say what a reference stands for.
 //!
 //! The `surp` decoder keeps its tables private, so this module keeps its
-//! own, filled by the same rules (`surp::dedup`) with the limits the `surp`
+//! own, filled by the same rules (`surp::__private::dedup`) with the limits the `surp`
 //! decoder uses by default, so a document this walker accepts is one
 //! `surp::from_slice` accepts.
 
-use surp::dedup::{self, ShapeCandidate};
+use surp::__private::dedup::{self, ShapeCandidate};
 
 /// Most slots the string table takes: what `surp` decodes by default.
 const STRING_LIMIT: usize = dedup::string_table_limit(surp::DEFAULT_MAX_DEDUP_STRINGS);

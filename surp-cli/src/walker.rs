@@ -1,7 +1,7 @@
 //! The token walker: one pass over a Surp document, one [`Token`] per header,
 //! shared by `inspect` and `stats` so both see the document the same way.
 //!
-//! Each header is read by `surp::wire::decode_header`, the reference decoder
+//! Each header is read by `surp::__private::wire::decode_header`, the reference decoder
 //! of the tag table. On top of it the walker checks what the `surp` decoder
 //! checks, in the same order and with the same errors and offsets: lengths
 //! against the remaining input, UTF-8, the depth limit, the 128-bit integer
@@ -17,7 +17,7 @@
 //! `surp::from_slice` does.
 
 use surp::__private::error_at;
-use surp::wire::{self, Header, Kind};
+use surp::__private::wire::{self, Header, Kind};
 use surp::{Error, ErrorKind, Integer};
 
 use crate::tables::{Candidate, Tables};

@@ -16,8 +16,8 @@
 //! take a slot (eligibility only gets stricter as the table grows).
 
 use surp::__private::Depth;
-use surp::dedup;
-use surp::wire::{self, Kind};
+use surp::__private::dedup;
+use surp::__private::wire::{self, Kind};
 use surp::{Error, ErrorKind, Result};
 
 use crate::predictions::Predictions;

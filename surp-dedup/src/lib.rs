@@ -48,7 +48,7 @@
 //! This crate is only the encoder. The decoder is `surp` itself, and the
 //! rules that decide what enters the tables (which strings take a slot,
 //! which maps become shapes, which shape to reference, the table limits)
-//! are `surp::dedup`, which this encoder, the decoder and `surp inspect`
+//! are `surp::__private::dedup`, which this encoder, the decoder and `surp inspect`
 //! all call.
 //!
 //! ## When to use it

@@ -4,7 +4,7 @@ use std::io;
 
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
-use surp::{dedup, wire};
+use surp::__private::{dedup, wire};
 
 use crate::encoder::Encoder;
 use crate::ser::Serializer;

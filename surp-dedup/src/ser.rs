@@ -1,6 +1,6 @@
 //! The serde `Serializer` of the deduplication layer.
 //!
-//! Scalars, byte strings and headers are written by `surp::wire`, exactly as
+//! Scalars, byte strings and headers are written by `surp::__private::wire`, exactly as
 //! the plain serializer writes them; strings and maps go through the
 //! [`Encoder`]. A serializer knows its position in the document (a context
 //! hash, for shape prediction) and whether it is writing a map key, so that
@@ -8,7 +8,7 @@
 //! rule the decoder applies.
 
 use serde::ser::{self, Serialize};
-use surp::wire;
+use surp::__private::wire;
 use surp::{Error, Result};
 
 use crate::encoder::{Encoder, MapFrame, SeqFrame};

@@ -2,12 +2,12 @@
 //! (`docs/spec.md`, section 7.2).
 //!
 //! A shape is registered when an explicit map ends, by the rules in
-//! `surp::dedup` (`may_become_shape`, `becomes_shape`). Only the first shape
+//! `surp::__private::dedup` (`may_become_shape`, `becomes_shape`). Only the first shape
 //! registered for a key sequence is indexed, so a lookup always finds the
 //! lowest-numbered one, which is the shape the spec says to reference.
 
 use hashbrown::HashTable;
-use surp::dedup;
+use surp::__private::dedup;
 
 use crate::strings::same_bytes;
 

@@ -1,6 +1,6 @@
 //! The encoder's string table: which strings have a slot, and where.
 //!
-//! It follows the decoder's rule, `surp::dedup::takes_slot` (`docs/spec.md`,
+//! It follows the decoder's rule, `surp::__private::dedup::takes_slot` (`docs/spec.md`,
 //! section 7.1): a literal takes the next slot when it is at least as long
 //! as a reference to that slot would be, until the table is full. Because a string in the table
 //! is always written as a reference afterwards, the table never holds a
@@ -12,7 +12,7 @@
 
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry as Slot;
-use surp::{dedup, wire};
+use surp::__private::{dedup, wire};
 
 /// A fixed hash seed: the encoder's output never depends on hash values, but
 /// a fixed seed keeps runs reproducible for profiling.

@@ -16,8 +16,8 @@ use std::collections::{BTreeMap, HashMap};
 use common::same_bits;
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
+use surp::__private::wire::{self, Kind};
 use surp::Value;
-use surp::wire::{self, Kind};
 
 /// The spec's encoder, for `surp::Value`s.
 struct Reference {
@@ -107,7 +107,7 @@ impl Reference {
             .collect();
         let eligible = keys
             .as_ref()
-            .filter(|k| (1..=surp::dedup::MAX_SHAPE_KEYS).contains(&k.len()));
+            .filter(|k| (1..=surp::__private::dedup::MAX_SHAPE_KEYS).contains(&k.len()));
         if let Some(keys) = eligible
             && let Some(shape) = self.shapes.iter().position(|s| s == keys)
         {

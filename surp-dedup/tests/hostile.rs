@@ -17,7 +17,7 @@ use proptest::prelude::*;
 use proptest::sample::Index;
 use serde::de::{DeserializeOwned, IgnoredAny};
 use serde::{Deserialize, Serialize};
-use surp::wire::{self, Kind};
+use surp::__private::wire::{self, Kind};
 use surp::{DEFAULT_MAX_DEPTH, Error, ErrorKind, Value};
 use surp_dedup::Options;
 

@@ -7,7 +7,7 @@
 //! narrowing, native byte strings and 128-bit integers, and an optional
 //! deduplication layer for repetitive documents: [`surp-dedup`] writes
 //! deduplicated documents, this crate reads them, and the rules both follow
-//! are in [`dedup`].
+//! are section 7 of the spec, `docs/spec.md`.
 //!
 //! The API follows serde_json:
 //!
@@ -56,7 +56,7 @@
 #![warn(missing_docs)]
 
 pub mod de;
-pub mod dedup;
+mod dedup;
 pub mod error;
 mod float;
 pub mod frame;
@@ -75,6 +75,19 @@ pub mod wire;
 #[doc(hidden)]
 pub mod __private {
     pub use crate::ser::depth::Depth;
+
+    /// The rules of deduplication (`docs/spec.md` section 7), which the
+    /// decoder, `surp-dedup`'s encoder and the CLI share.
+    pub mod dedup {
+        pub use crate::dedup::*;
+    }
+
+    /// The wire vocabulary of [`crate::wire`], and the writers that the
+    /// serializers share.
+    pub mod wire {
+        pub use crate::wire::encode::*;
+        pub use crate::wire::*;
+    }
 
     use crate::{Error, ErrorKind};
 

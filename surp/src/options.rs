@@ -173,7 +173,7 @@ impl Options {
     /// A struct read by position is a sequence to serde, so a wrapper that
     /// tracks paths itself (such as `serde_path_to_error`) names its fields
     /// by index. The path of an error from [`from_slice`](Self::from_slice)
-    /// ([`Error::path`]) still names them: the decode that finds it reads
+    /// ([`Error::path`](crate::Error::path)) still names them: the decode that finds it reads
     /// structs as maps.
     ///
     /// ```

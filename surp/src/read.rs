@@ -11,6 +11,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::wire;
 
 /// A payload just read: its position in the input and its length.
+#[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Span {
     pub(crate) start: usize,

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde::Deserialize;
 use serde::de::{IgnoredAny, SeqAccess, Visitor};
-use surp::wire::{self, Kind};
+use surp::__private::wire::{self, Kind};
 use surp::{Category, ErrorKind, Options, Value};
 
 /// A deduplicated document: an array of `text` then `refs` references to it.

@@ -67,7 +67,7 @@ use std::path::Path;
 use common::claim;
 use counting::{Usage, usage_of, usage_with};
 use serde::de::IgnoredAny;
-use surp::wire::{self, Kind};
+use surp::__private::wire::{self, Kind};
 use surp::{Options, Value};
 
 /// `c`: heap bytes a decode may request per input byte, beyond `max_alloc`.

@@ -12,7 +12,7 @@
 //! - `access`: arrays, maps and enums; every nested value is visited
 //!   between `open` and `close` here, the limit steps around it;
 //! - `dedup`: string and shape references of deduplicated documents, on
-//!   top of the tables in [`crate::dedup`];
+//!   top of the tables in `crate::dedup`;
 //! - `entry`: decoding one whole document ([`Options::from_slice`] and
 //!   [`Options::from_reader`]), and the path and hint of a failed one;
 //! - `skip`: skipping an ignored value, iteratively, so ignored data cannot

@@ -38,10 +38,10 @@
 //! | `0xf8..=0xff` | negative integer -8 to -1                            |
 
 mod class;
-mod encode;
+pub(crate) mod encode;
 
 pub use class::Class;
-pub use encode::*;
+pub(crate) use encode::*;
 
 use std::ops::RangeInclusive;
 
