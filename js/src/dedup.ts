@@ -25,7 +25,14 @@ export function shapeRefSize(shape: number): number {
  * of its keys.
  */
 export class ShapeNode {
-  /** The nodes of sequences one key longer. */
+  /**
+   * The first key that continued these keys, and its node: most sequences
+   * go on one way (a record type's next field), which a comparison finds
+   * without hashing.
+   */
+  firstKey: string | undefined = undefined;
+  first: ShapeNode | undefined = undefined;
+  /** The nodes of the other sequences one key longer. */
   next: Map<string, ShapeNode> | undefined = undefined;
   /** The lowest-numbered shape with exactly these keys, or -1. */
   shape = -1;
@@ -39,15 +46,20 @@ export class ShapeNode {
 
   /** The node for these keys followed by `key`, if any. */
   child(key: string): ShapeNode | undefined {
+    if (key === this.firstKey) return this.first;
     return this.next?.get(key);
   }
 
   /** The node for these keys followed by `key`, made if missing. */
   childOrNew(key: string): ShapeNode {
-    if (this.next === undefined) this.next = new Map();
-    let node = this.next.get(key);
-    if (node === undefined) {
-      node = new ShapeNode();
+    let node = this.child(key);
+    if (node !== undefined) return node;
+    node = new ShapeNode();
+    if (this.first === undefined) {
+      this.firstKey = key;
+      this.first = node;
+    } else {
+      if (this.next === undefined) this.next = new Map();
       this.next.set(key, node);
     }
     return node;

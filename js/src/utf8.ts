@@ -58,29 +58,60 @@ export function invalidUtf8(offset: number): SurpError {
   return new SurpError("InvalidUtf8", "invalid UTF-8 in a string", offset);
 }
 
-// Char codes of a short non-ASCII string, reused between calls.
+/** Strings from this many bytes are decoded by `TextDecoder`, shorter ones in JavaScript. */
+const LONG = 24;
+
+// Char codes of a short string, reused between calls.
 const units: number[] = [];
 
 /** The string held by `src[start..end]`, which must be valid UTF-8. */
 export function readUtf8(src: Uint8Array, start: number, end: number): string {
   const len = end - start;
-  if (len >= SHORT) return readLong(src, start, end);
-  let i = start;
-  // ASCII first: most short strings are, and this builds no array.
-  let s = "";
-  while (i < end) {
-    const b = src[i];
-    if (b >= 0x80) break;
-    s += String.fromCharCode(b);
-    i++;
+  if (len >= LONG) return readLong(src, start, end);
+  if (len <= 8) {
+    // The commonest keys and values: one call with the codes as
+    // arguments, when they are all ASCII.
+    let or = 0;
+    for (let i = start; i < end; i++) or |= src[i];
+    if (or < 0x80) return asciiUpTo8(src, start, len);
   }
-  if (i === end) return s;
-  return s + readShortNonAscii(src, i, end, start);
+  for (let i = 0; i < len; i++) {
+    const b = src[start + i];
+    if (b >= 0x80) return readShortNonAscii(src, start, end);
+    units[i] = b;
+  }
+  units.length = len;
+  return String.fromCharCode.apply(null, units);
 }
 
-/** The rest of a short string from its first non-ASCII byte at `i`. */
-function readShortNonAscii(src: Uint8Array, i: number, end: number, start: number): string {
+function asciiUpTo8(b: Uint8Array, p: number, len: number): string {
+  const f = String.fromCharCode;
+  switch (len) {
+    case 0:
+      return "";
+    case 1:
+      return f(b[p]);
+    case 2:
+      return f(b[p], b[p + 1]);
+    case 3:
+      return f(b[p], b[p + 1], b[p + 2]);
+    case 4:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3]);
+    case 5:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4]);
+    case 6:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5]);
+    case 7:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6]);
+    default:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7]);
+  }
+}
+
+/** A short string that is not all ASCII, validated as it is decoded. */
+function readShortNonAscii(src: Uint8Array, start: number, end: number): string {
   let n = 0;
+  let i = start;
   while (i < end) {
     const b = src[i];
     if (b < 0x80) {
