@@ -40,10 +40,10 @@ fn main() -> Result<(), surp::Error> {
 
     // Table sizes are options. A reader whose tables are smaller than the
     // writer's refuses the document instead of growing them.
-    let small = surp_dedup::Options::new().max_strings(256).max_shapes(16);
+    let small = surp_dedup::Options::new().max_dedup_strings(256).max_dedup_shapes(16);
     let bytes = small.to_vec(&readings)?;
     assert_eq!(small.from_slice::<Vec<Reading>>(&bytes)?, readings);
-    let tiny = surp_dedup::Options::new().max_strings(1);
+    let tiny = surp_dedup::Options::new().max_dedup_strings(1);
     let err = tiny.from_slice::<Vec<Reading>>(&bytes).unwrap_err();
     assert_eq!(
         err.to_string(),

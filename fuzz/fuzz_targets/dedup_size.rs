@@ -29,8 +29,8 @@ fuzz_target!(|input: Input| {
     } = input;
     let options = match tables {
         Some((strings, shapes)) => surp_dedup::Options::new()
-            .max_strings(usize::from(strings % 512))
-            .max_shapes(usize::from(shapes % 64)),
+            .max_dedup_strings(usize::from(strings % 512))
+            .max_dedup_shapes(usize::from(shapes % 64)),
         None => surp_dedup::Options::new(),
     };
 

@@ -130,8 +130,8 @@ impl Control {
             ),
         };
         surp_dedup::Options::new()
-            .max_strings(strings)
-            .max_shapes(shapes)
+            .max_dedup_strings(strings)
+            .max_dedup_shapes(shapes)
             .decode_limits(self.options())
     }
 }

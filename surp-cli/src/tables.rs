@@ -9,7 +9,7 @@
 use surp::__private::dedup::{self, ShapeCandidate};
 
 /// Most slots the string table takes: what `surp` decodes by default.
-const STRING_LIMIT: usize = dedup::string_table_limit(surp::DEFAULT_MAX_DEDUP_STRINGS);
+const MAX_DEDUP_STRINGS: usize = dedup::string_table_limit(surp::DEFAULT_MAX_DEDUP_STRINGS);
 
 /// Most shapes the shape table takes: what `surp` decodes by default.
 const SHAPE_LIMIT: usize = dedup::shape_table_limit(surp::DEFAULT_MAX_DEDUP_SHAPES);
@@ -47,7 +47,7 @@ impl<'a> Tables<'a> {
     /// Gives a string literal the next slot if it takes one.
     pub fn take_slot(&mut self, text: &'a str) -> Option<u32> {
         let next = self.strings.len();
-        if dedup::takes_slot(text.len(), next, STRING_LIMIT) {
+        if dedup::takes_slot(text.len(), next, MAX_DEDUP_STRINGS) {
             self.strings.push(text);
             Some(next as u32)
         } else {

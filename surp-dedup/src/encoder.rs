@@ -218,11 +218,11 @@ fn count_error(kind: Kind, declared: usize, written: usize) -> Error {
 
 impl Encoder {
     /// An encoder that appends to `out`.
-    pub(crate) fn new(out: Vec<u8>, max_strings: usize, max_shapes: usize) -> Encoder {
+    pub(crate) fn new(out: Vec<u8>, max_dedup_strings: usize, max_dedup_shapes: usize) -> Encoder {
         Encoder {
             out,
-            strings: StringTable::new(max_strings),
-            shapes: ShapeTable::new(max_shapes),
+            strings: StringTable::new(max_dedup_strings),
+            shapes: ShapeTable::new(max_dedup_shapes),
             predictions: Predictions::new(),
             wrote_reference: false,
             // First capacities for a small document (a record or two), so

@@ -19,7 +19,7 @@ use crate::ser::Serializer;
 ///
 /// ```
 /// # fn main() -> Result<(), surp::Error> {
-/// let opts = surp_dedup::Options::new().max_strings(1024).max_shapes(64);
+/// let opts = surp_dedup::Options::new().max_dedup_strings(1024).max_dedup_shapes(64);
 /// let names = vec!["north", "south", "north", "north"];
 /// let bytes = opts.to_vec(&names)?;
 /// assert_eq!(opts.from_slice::<Vec<&str>>(&bytes)?, names);
@@ -27,8 +27,8 @@ use crate::ser::Serializer;
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Options {
-    max_strings: usize,
-    max_shapes: usize,
+    max_dedup_strings: usize,
+    max_dedup_shapes: usize,
     dedup_strings: bool,
     decode: surp::Options,
 }
@@ -47,22 +47,22 @@ impl Options {
     /// `surp::DEFAULT_MAX_DEDUP_SHAPES` shapes) and surp's default limits.
     pub fn new() -> Options {
         Options {
-            max_strings: surp::DEFAULT_MAX_DEDUP_STRINGS,
-            max_shapes: surp::DEFAULT_MAX_DEDUP_SHAPES,
+            max_dedup_strings: surp::DEFAULT_MAX_DEDUP_STRINGS,
+            max_dedup_shapes: surp::DEFAULT_MAX_DEDUP_SHAPES,
             dedup_strings: true,
             decode: surp::Options::new(),
         }
     }
 
     /// The most strings the string table holds (at most 2^24).
-    pub fn max_strings(mut self, slots: usize) -> Options {
-        self.max_strings = dedup::string_table_limit(slots);
+    pub fn max_dedup_strings(mut self, slots: usize) -> Options {
+        self.max_dedup_strings = dedup::string_table_limit(slots);
         self
     }
 
     /// The most shapes (map key sequences) the shape table holds (at most 2^16).
-    pub fn max_shapes(mut self, shapes: usize) -> Options {
-        self.max_shapes = dedup::shape_table_limit(shapes);
+    pub fn max_dedup_shapes(mut self, shapes: usize) -> Options {
+        self.max_dedup_shapes = dedup::shape_table_limit(shapes);
         self
     }
 
@@ -126,8 +126,8 @@ impl Options {
     fn decoder(&self) -> surp::Options {
         self.decode
             .clone()
-            .max_dedup_strings(self.max_strings)
-            .max_dedup_shapes(self.max_shapes)
+            .max_dedup_strings(self.max_dedup_strings)
+            .max_dedup_shapes(self.max_dedup_shapes)
     }
 
     /// Encodes `value`, deduplicating strings and map key sets.
@@ -177,11 +177,11 @@ impl Options {
         // explicit maps still go through it (their text makes shapes), and
         // with a slot they would become references.
         let strings = if self.dedup_strings {
-            self.max_strings
+            self.max_dedup_strings
         } else {
             0
         };
-        let mut enc = Encoder::new(std::mem::take(out), strings, self.max_shapes);
+        let mut enc = Encoder::new(std::mem::take(out), strings, self.max_dedup_shapes);
         enc.out.push(wire::DEDUP_MARKER);
         // Two serializers: the choice is made once per document, not per string.
         let result = if self.dedup_strings {

@@ -97,7 +97,7 @@ pub(crate) struct ShapeTable {
     /// Each key: where its text is in `arena`, and its first and last bytes.
     keys: Vec<Key>,
     arena: Vec<u8>,
-    capacity: usize,
+    max_dedup_shapes: usize,
 }
 
 /// The hash of a key sequence, from the hashes of its keys.
@@ -107,14 +107,14 @@ pub(crate) fn combine(seq_hash: u64, key_hash: u64) -> u64 {
 }
 
 impl ShapeTable {
-    pub(crate) fn new(capacity: usize) -> ShapeTable {
+    pub(crate) fn new(max_dedup_shapes: usize) -> ShapeTable {
         // First capacities for a small document, as for the encoder's own.
         ShapeTable {
             index: HashTable::with_capacity(16),
             entries: Vec::with_capacity(16),
             keys: Vec::with_capacity(64),
             arena: Vec::with_capacity(512),
-            capacity: dedup::shape_table_limit(capacity),
+            max_dedup_shapes: dedup::shape_table_limit(max_dedup_shapes),
         }
     }
 
@@ -188,7 +188,7 @@ impl ShapeTable {
     /// Would an explicit map of `explicit_size` bytes of header and keys
     /// become the next shape (given that its keys qualify)?
     pub(crate) fn takes_next(&self, explicit_size: usize) -> bool {
-        dedup::becomes_shape(explicit_size, self.entries.len(), self.capacity)
+        dedup::becomes_shape(explicit_size, self.entries.len(), self.max_dedup_shapes)
     }
 
     /// Registers the next shape. `explicit_size` is the size of its header

@@ -79,7 +79,7 @@ pub(crate) struct StringTable {
     index: HashTable<Entry>,
     arena: Vec<u8>,
     slots: usize,
-    capacity: usize,
+    max_dedup_strings: usize,
     /// Set when the arena is about to outgrow 32-bit offsets: the table then
     /// counts as full. An encoder may stop adding slots at any point, as long
     /// as it stops for good (`docs/spec.md` section 7.1, "Limits").
@@ -132,13 +132,13 @@ pub(crate) enum Lookup {
 }
 
 impl StringTable {
-    pub(crate) fn new(capacity: usize) -> StringTable {
+    pub(crate) fn new(max_dedup_strings: usize) -> StringTable {
         // First capacities for a small document, as for the encoder's own.
         StringTable {
             index: HashTable::with_capacity(32),
             arena: Vec::with_capacity(512),
             slots: 0,
-            capacity: dedup::string_table_limit(capacity),
+            max_dedup_strings: dedup::string_table_limit(max_dedup_strings),
             full: false,
             hints: Vec::new(),
         }
@@ -147,7 +147,7 @@ impl StringTable {
     /// The decoder's rule ([`dedup::takes_slot`]), unless the arena is full.
     #[inline]
     fn takes_slot(&self, len: usize) -> bool {
-        !self.full && dedup::takes_slot(len, self.slots, self.capacity)
+        !self.full && dedup::takes_slot(len, self.slots, self.max_dedup_strings)
     }
 
     /// Looks `s` up without changing the table; `hash` is `hash_bytes(s)`.
@@ -245,7 +245,7 @@ impl StringTable {
             Slot::Vacant(v) => {
                 // `takes_slot`, with the table's fields borrowed one by one.
                 let mut takes_slot =
-                    !self.full && dedup::takes_slot(s.len(), self.slots, self.capacity);
+                    !self.full && dedup::takes_slot(s.len(), self.slots, self.max_dedup_strings);
                 if takes_slot && self.arena.len() + s.len() > u32::MAX as usize {
                     self.full = true;
                     takes_slot = false;
@@ -396,7 +396,7 @@ mod tests {
     }
 
     #[test]
-    fn the_table_stops_at_its_capacity() {
+    fn the_table_stops_at_max_dedup_strings() {
         let mut t = StringTable::new(1);
         write(&mut t, "first");
         write(&mut t, "second");

@@ -30,7 +30,7 @@ struct Reference {
     shapes: Vec<Vec<String>>,
     saved: usize,
     /// The encoder's limit of string slots (section 7.1, "Limits").
-    max_strings: usize,
+    max_dedup_strings: usize,
 }
 
 impl Reference {
@@ -39,14 +39,14 @@ impl Reference {
     }
 
     /// The encoding by an encoder that stops adding string slots at
-    /// `max_strings`.
-    fn encode_with_slots(v: &Value, max_strings: usize) -> Vec<u8> {
+    /// `max_dedup_strings`.
+    fn encode_with_slots(v: &Value, max_dedup_strings: usize) -> Vec<u8> {
         let mut r = Reference {
             out: vec![wire::DEDUP_MARKER],
             strings: HashMap::new(),
             shapes: Vec::new(),
             saved: 0,
-            max_strings,
+            max_dedup_strings,
         };
         r.value(v);
         if r.saved == 0 {
@@ -69,7 +69,7 @@ impl Reference {
             }
             None => {
                 let next = self.strings.len();
-                if next < self.max_strings && s.len() >= wire::str_ref_size(next) {
+                if next < self.max_dedup_strings && s.len() >= wire::str_ref_size(next) {
                     self.strings.insert(s.to_owned(), next);
                 }
                 wire::write_str(&mut self.out, s).unwrap();
@@ -213,7 +213,7 @@ proptest! {
         let opts = surp_dedup::Options::new().dedup_strings(false);
         let fast = opts.to_vec(&v).unwrap();
         prop_assert_eq!(&fast, &Reference::encode_with_slots(&v, 0));
-        prop_assert_eq!(&surp_dedup::Options::new().max_strings(0).to_vec(&v).unwrap(), &fast);
+        prop_assert_eq!(&surp_dedup::Options::new().max_dedup_strings(0).to_vec(&v).unwrap(), &fast);
         prop_assert!(fast.len() <= surp::to_vec(&v).unwrap().len());
         let back: Value = surp_dedup::from_slice(&fast).unwrap();
         prop_assert!(same_bits(&back, &v), "decoded {}", back);

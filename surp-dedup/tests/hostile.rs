@@ -270,7 +270,7 @@ fn more_slot_taking_literals_than_the_default_limit_stop_at_it() {
 
 #[test]
 fn table_bombs_hit_configured_limits_with_clear_errors() {
-    let opts = Options::new().max_strings(1000).max_shapes(100);
+    let opts = Options::new().max_dedup_strings(1000).max_dedup_shapes(100);
     let mut items = slot_takers(5000);
     items.push(str_ref(999));
     let input = dedup_array(&items);

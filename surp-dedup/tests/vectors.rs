@@ -77,8 +77,8 @@ fn every_limited_dedup_vector_encodes_to_its_bytes_and_back() {
         let name = &v["name"];
         let limits = &v["limits"];
         let options = surp_dedup::Options::new()
-            .max_strings(limits["strings"].as_u64().unwrap() as usize)
-            .max_shapes(limits["shapes"].as_u64().unwrap() as usize);
+            .max_dedup_strings(limits["strings"].as_u64().unwrap() as usize)
+            .max_dedup_shapes(limits["shapes"].as_u64().unwrap() as usize);
         let value = parse(&v["value"]);
         let expected = hex_field(&v["hex"]);
         assert_eq!(options.to_vec(&value).unwrap(), expected, "{name}");

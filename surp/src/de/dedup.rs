@@ -387,12 +387,12 @@ impl<'de, R: Read<'de>> Deserializer<R> {
             Table::Strings => ErrorKind::UnknownStringRef {
                 index,
                 defined: dict.strings_defined(),
-                limit: dict.string_limit(),
+                limit: dict.max_dedup_strings(),
             },
             Table::Shapes => ErrorKind::UnknownShapeRef {
                 index,
                 defined: dict.shapes_defined(),
-                limit: dict.shape_limit(),
+                limit: dict.max_dedup_shapes(),
             },
         };
         Error::new(kind, start)

@@ -47,29 +47,29 @@ impl FieldsSeen {
 #[derive(Debug)]
 pub(crate) struct Dictionary {
     strings: Vec<Span>,
-    string_limit: usize,
+    max_dedup_strings: usize,
     shapes: Vec<Shape>,
     /// Per shape, the struct fields it was last compared with; grows with
     /// `shapes`, one entry each.
     fields_seen: Vec<FieldsSeen>,
     shape_keys: Vec<Span>,
-    shape_limit: usize,
+    max_dedup_shapes: usize,
     /// Keys of the explicit maps being decoded, innermost last.
     pending_keys: Vec<Span>,
 }
 
 impl Dictionary {
-    pub(crate) fn new(string_limit: usize, shape_limit: usize) -> Dictionary {
+    pub(crate) fn new(max_dedup_strings: usize, max_dedup_shapes: usize) -> Dictionary {
         // First capacities for a small document (a record or two), so that
         // it does not grow these one entry at a time; fixed, never taken
         // from the input.
         Dictionary {
             strings: Vec::with_capacity(32),
-            string_limit: string_table_limit(string_limit),
+            max_dedup_strings: string_table_limit(max_dedup_strings),
             shapes: Vec::with_capacity(16),
             fields_seen: Vec::with_capacity(16),
             shape_keys: Vec::with_capacity(64),
-            shape_limit: shape_table_limit(shape_limit),
+            max_dedup_shapes: shape_table_limit(max_dedup_shapes),
             pending_keys: Vec::with_capacity(16),
         }
     }
@@ -77,7 +77,7 @@ impl Dictionary {
     /// Does a string literal of `len` bytes take the next slot?
     #[inline]
     pub(crate) fn takes_slot(&self, len: usize) -> bool {
-        takes_slot(len, self.strings.len(), self.string_limit)
+        takes_slot(len, self.strings.len(), self.max_dedup_strings)
     }
 
     #[inline]
@@ -94,12 +94,12 @@ impl Dictionary {
         self.strings.len()
     }
 
-    pub(crate) fn string_limit(&self) -> usize {
-        self.string_limit
+    pub(crate) fn max_dedup_strings(&self) -> usize {
+        self.max_dedup_strings
     }
 
-    pub(crate) fn shape_limit(&self) -> usize {
-        self.shape_limit
+    pub(crate) fn max_dedup_shapes(&self) -> usize {
+        self.max_dedup_shapes
     }
 
     #[inline]
@@ -143,7 +143,7 @@ impl Dictionary {
     /// Ends an explicit map whose keys were pushed since `mark`, making
     /// it the next shape if the rules say so.
     pub(crate) fn end_explicit_map(&mut self, mark: usize, map: &ShapeCandidate) {
-        if map.becomes_shape(self.shapes.len(), self.shape_limit) {
+        if map.becomes_shape(self.shapes.len(), self.max_dedup_shapes) {
             let keys = &self.pending_keys[mark..];
             self.shapes.push(Shape {
                 first: self.shape_keys.len() as u32,
