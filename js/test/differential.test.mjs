@@ -1,0 +1,172 @@
+// Differential tests against the Rust crates, through the `surp` CLI
+// (surp-cli) and the datasets that `surp-bench export` writes. Skipped
+// unless both are at hand: SURP_CLI (default ../target/release/surp) and
+// SURP_EXPORT_DIR (default: exported now by ../target/release/surp-bench,
+// if it is built). Build them with
+//   cargo build --release -p surp-cli -p surp-bench
+//
+// The CLI reads JSON: an integer in the i64 or u64 range is an integer,
+// any other number a binary64 float (surp-cli/src/json.rs). Values here
+// are written in the vector notation and turned into JSON that says the
+// same: floats always with a point or an exponent.
+
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test } from "node:test";
+import fc from "fast-check";
+
+import { decode, encode } from "../dist/index.js";
+import { hexOf, normalize, toJs, toNotation } from "./notation.mjs";
+
+const root = new URL("../../", import.meta.url).pathname;
+const cli = process.env.SURP_CLI ?? join(root, "target/release/surp");
+const bench = join(root, "target/release/surp-bench");
+// Values compared one by one (a process each), and in one document.
+const RUNS = Number(process.env.SURP_DIFFERENTIAL_RUNS ?? 30);
+const BATCH = 300;
+
+function exportDir() {
+  if (process.env.SURP_EXPORT_DIR) return process.env.SURP_EXPORT_DIR;
+  if (!existsSync(bench)) return null;
+  const dir = mkdtempSync(join(tmpdir(), "surp-export-"));
+  const run = spawnSync(bench, ["export", "--output", dir], { encoding: "utf8" });
+  assert.equal(run.status, 0, run.stderr);
+  return dir;
+}
+
+const hasCli = existsSync(cli);
+const datasets = hasCli || process.env.SURP_EXPORT_DIR ? exportDir() : null;
+
+/** What the Rust side writes for JSON text, with `surp encode [flag]`. */
+function rust(json, flag) {
+  const args = ["encode", ...(flag ? [flag] : []), "-"];
+  const run = spawnSync(cli, args, { input: json, maxBuffer: 1 << 30 });
+  assert.equal(run.status, 0, `surp ${args.join(" ")}: ${run.stderr}`);
+  return new Uint8Array(run.stdout);
+}
+
+const I64_MIN = -(1n << 63n);
+const U64_MAX = (1n << 64n) - 1n;
+
+/** JSON text for a normalized notation value, or null if JSON cannot say it. */
+function json(v) {
+  const [[kind, x]] = Object.entries(v);
+  switch (kind) {
+    case "null":
+      return "null";
+    case "bool":
+      return String(x);
+    case "int": {
+      const n = BigInt(x);
+      return n >= I64_MIN && n <= U64_MAX ? x : null;
+    }
+    case "float": {
+      const dv = new DataView(new ArrayBuffer(8));
+      dv.setBigUint64(0, BigInt(x), true);
+      const f = dv.getFloat64(0, true);
+      if (!Number.isFinite(f)) return null;
+      if (Object.is(f, -0)) return "-0.0";
+      const s = String(f);
+      return /[.e]/.test(s) ? s : `${s}.0`;
+    }
+    case "str":
+      return JSON.stringify(x);
+    case "array": {
+      const items = x.map(json);
+      return items.includes(null) ? null : `[${items.join(",")}]`;
+    }
+    case "map": {
+      const parts = [];
+      for (const [k, val] of x) {
+        if (!("str" in k)) return null;
+        const j = json(val);
+        if (j === null) return null;
+        parts.push(`${JSON.stringify(k.str)}:${j}`);
+      }
+      return `{${parts.join(",")}}`;
+    }
+    default:
+      return null; // bytes, some
+  }
+}
+
+const MODES = [
+  [undefined, undefined],
+  ["--dedup", { dedup: true }],
+  ["--dedup-shapes", { dedup: "shapes" }],
+];
+
+function exact(bytes) {
+  return toNotation(decode(bytes, { mapsAs: "entries", wrapFloats: true }));
+}
+
+test("datasets: the plain documents Rust wrote, byte for byte, both ways", { skip: datasets === null && "no exported datasets" }, () => {
+  const manifest = JSON.parse(readFileSync(join(datasets, "export.json"), "utf8"));
+  for (const d of manifest.datasets) {
+    const value = normalize(JSON.parse(readFileSync(join(datasets, d.json), "utf8")), false);
+    const surp = new Uint8Array(readFileSync(join(datasets, d.surp)));
+    assert.equal(hexOf(encode(toJs(value))), hexOf(surp), d.name);
+    assert.deepStrictEqual(exact(surp), normalize(value, true), d.name);
+  }
+});
+
+test("datasets: deduplicated documents equal the Rust encoder's", { skip: (datasets === null || !hasCli) && "no CLI or datasets" }, () => {
+  const manifest = JSON.parse(readFileSync(join(datasets, "export.json"), "utf8"));
+  let compared = 0;
+  for (const d of manifest.datasets) {
+    const value = normalize(JSON.parse(readFileSync(join(datasets, d.json), "utf8")), false);
+    const text = json(value);
+    if (text === null) continue; // byte strings: no JSON form
+    for (const [flag, options] of MODES.slice(1)) {
+      const theirs = rust(text, flag);
+      assert.equal(hexOf(encode(toJs(value), options)), hexOf(theirs), `${d.name} ${flag}`);
+      assert.deepStrictEqual(exact(theirs), normalize(value, true), `${d.name} ${flag}`);
+    }
+    compared++;
+  }
+  assert.ok(compared >= 8, `${compared} datasets`);
+});
+
+// JSON-shaped values: string keys only (duplicates allowed), numbers the
+// CLI keeps as they are, strings that repeat.
+const pooled = fc.constantFrom("", "a", "ab", "id", "abc", "name", "status", "active", "é", "🙂", "a longer string value");
+const text = fc.oneof({ weight: 3, arbitrary: pooled }, { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 30 }) });
+const leaf = fc.oneof(
+  fc.constant({ null: null }),
+  fc.boolean().map((b) => ({ bool: b })),
+  fc.oneof(fc.integer({ min: -300, max: 300 }), fc.bigInt(I64_MIN, U64_MAX)).map((i) => ({ int: String(i) })),
+  fc.double({ noNaN: true, noDefaultInfinity: true }).map((f) => {
+    const dv = new DataView(new ArrayBuffer(8));
+    dv.setFloat64(0, f, true);
+    return { float: "0x" + dv.getBigUint64(0, true).toString(16).padStart(16, "0") };
+  }),
+  text.map((s) => ({ str: s })),
+);
+const { value } = fc.letrec((tie) => ({
+  value: fc.oneof(
+    { depthSize: "small", withCrossShrink: true, maxDepth: 4 },
+    leaf,
+    fc.array(tie("value"), { maxLength: 10 }).map((a) => ({ array: a })),
+    fc.array(fc.tuple(text.map((s) => ({ str: s })), tie("value")), { maxLength: 6 }).map((p) => ({ map: p })),
+    fc.array(tie("record"), { minLength: 1, maxLength: 12 }).map((a) => ({ array: a })),
+  ),
+  record: fc
+    .uniqueArray(pooled, { minLength: 1, maxLength: 5 })
+    .chain((keys) => fc.tuple(...keys.map(() => tie("value"))).map((vals) => ({ map: keys.map((k, i) => [{ str: k }, vals[i]]) }))),
+}));
+
+test("random JSON values: the same bytes as the Rust encoders, plain and deduplicated", { skip: !hasCli && "no CLI" }, () => {
+  const values = fc.sample(value, { numRuns: BATCH, seed: Number(process.env.SURP_DIFFERENTIAL_SEED ?? 34) });
+  // One by one, and all of them in one document, where tables grow large.
+  for (const v of [...values.slice(0, RUNS), { array: values }]) {
+    const text = json(v);
+    for (const [flag, options] of MODES) {
+      const theirs = rust(text, flag);
+      assert.equal(hexOf(encode(toJs(v), options)), hexOf(theirs), `surp encode ${flag ?? ""} of ${text}`);
+      assert.deepStrictEqual(exact(theirs), normalize(v, true));
+    }
+  }
+});
