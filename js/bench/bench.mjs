@@ -3,10 +3,15 @@
 // then `node bench/bench.mjs DIR`. Prints MB/s of Surp bytes (plain
 // document size) per dataset and direction, with JSON as a baseline.
 //
-// Options: --datasets a,b  --ms N (time per cell, default 1000)
+// Options: --datasets a,b  --ms N (time per cell, default 1000). Speeds
+// are MB of the plain Surp document per second for every codec, so that
+// cells compare times on the same data.
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+
+import { decode as msgpackDecode, encode as msgpackEncode } from "@msgpack/msgpack";
+import { Packr } from "msgpackr";
 
 import { Decoder, Encoder } from "../dist/index.js";
 
@@ -93,6 +98,14 @@ for (const d of manifest.datasets) {
   })();
   const json = hasBigInt ? null : JSON.stringify(value);
   const mb = plain.length / 1e6;
+  // MessagePack for comparison: msgpackr without its record extension
+  // (plain MessagePack, as Surp's plain documents) and with it (its own
+  // structure dedup), and @msgpack/msgpack.
+  const packr = new Packr({ useRecords: false, useBigIntExtension: false, int64AsType: "bigint" });
+  const recordsPackr = new Packr({ useRecords: true, int64AsType: "bigint" });
+  const packed = packr.pack(value);
+  const packedRecords = recordsPackr.pack(value);
+  const msgpack = msgpackEncode(value, { useBigInt64: true });
   const row = {
     dataset: d.name,
     "plain bytes": plain.length,
@@ -101,6 +114,13 @@ for (const d of manifest.datasets) {
     "decode MB/s": mb / (time(() => decoder.decode(plain)) / 1000),
     "dedup encode MB/s": mb / (time(() => dedupEncoder.encode(value)) / 1000),
     "dedup decode MB/s": mb / (time(() => decoder.decode(dedup)) / 1000),
+    "msgpackr pack MB/s": mb / (time(() => packr.pack(value)) / 1000),
+    "msgpackr unpack MB/s": mb / (time(() => packr.unpack(packed)) / 1000),
+    "msgpackr records bytes": packedRecords.length,
+    "msgpackr records pack MB/s": mb / (time(() => recordsPackr.pack(value)) / 1000),
+    "msgpackr records unpack MB/s": mb / (time(() => recordsPackr.unpack(packedRecords)) / 1000),
+    "@msgpack encode MB/s": mb / (time(() => msgpackEncode(value, { useBigInt64: true })) / 1000),
+    "@msgpack decode MB/s": mb / (time(() => msgpackDecode(msgpack, { useBigInt64: true })) / 1000),
     "JSON.stringify MB/s": json === null ? NaN : mb / (time(() => JSON.stringify(value)) / 1000),
     "JSON.parse MB/s": json === null ? NaN : mb / (time(() => JSON.parse(json)) / 1000),
   };

@@ -16,6 +16,7 @@ import {
   SurpError,
   allocationLimitExceeded,
   depthLimitExceeded,
+  fromEngine,
   lengthExceedsInput,
   lengthLimitExceeded,
   unexpectedEof,
@@ -32,10 +33,15 @@ import {
   type DecodeOptions,
 } from "./options.js";
 import * as tag from "./tag.js";
+import { type RecordFn, type ValueReader, recordFn } from "./records.js";
 import { readUtf8 } from "./utf8.js";
 import { Entries } from "./value.js";
 
 const EMPTY = new Uint8Array(0);
+/** A shape whose objects have no made function: set one property at a time. */
+const NO_RECORD_FN: RecordFn = () => {
+  throw new Error("unreachable");
+};
 const EMPTY_VIEW = new DataView(EMPTY.buffer);
 const TWO_32 = 2 ** 32;
 
@@ -100,6 +106,11 @@ export class Decoder {
   /** The UTF-8 length of each slot's string: what a reference to it is charged. */
   private slotLens: number[] = [];
   private shapeKeys: string[][] = [];
+  /**
+   * Per shape: `undefined` before its first reference, `null` after it,
+   * then the function that builds its objects (or `NO_RECORD_FN`).
+   */
+  private shapeRecords: (RecordFn | null | undefined)[] = [];
   /** What a reference to each shape is charged: its keys' lengths plus 2 each. */
   private shapeCharges: number[] = [];
   /** What the references so far expand to. */
@@ -142,6 +153,8 @@ export class Decoder {
         throw new SurpError("TrailingBytes", "trailing bytes after the value", this.pos);
       }
       return value;
+    } catch (e) {
+      throw fromEngine(e, this.pos);
     } finally {
       this.release();
     }
@@ -163,6 +176,8 @@ export class Decoder {
       try {
         value = this.document();
         pos = this.pos;
+      } catch (e) {
+        throw fromEngine(e, this.pos);
       } finally {
         this.release();
       }
@@ -188,6 +203,7 @@ export class Decoder {
       this.slotLens = [];
       this.shapeKeys = [];
       this.shapeCharges = [];
+      this.shapeRecords = [];
     }
   }
 
@@ -201,6 +217,7 @@ export class Decoder {
       this.slotLens = [];
       this.shapeKeys = [];
       this.shapeCharges = [];
+      this.shapeRecords = [];
       this.expanded = 0;
       this.allowed = 0;
       this.pos = start + 1;
@@ -506,6 +523,15 @@ export class Decoder {
       const e: [unknown, unknown][] = new Array(n);
       for (let i = 0; i < n; i++) e[i] = [keys[i], this.read(depth + 1)];
       return new Entries(e);
+    }
+    // From its second use in a document, a shape's objects are built by a
+    // function made for its keys (records.ts).
+    const fn = this.shapeRecords[index];
+    if (typeof fn === "function") {
+      // `read` is private to TypeScript only; the made function calls it.
+      if (fn !== NO_RECORD_FN) return fn(this as unknown as ValueReader, depth + 1);
+    } else {
+      this.shapeRecords[index] = fn === undefined ? null : (recordFn(keys) ?? NO_RECORD_FN);
     }
     const o: Record<string, unknown> = {};
     for (let i = 0; i < n; i++) setProperty(o, keys[i], this.read(depth + 1));

@@ -10,7 +10,7 @@
  */
 
 import { EncoderTables, MAX_SHAPE_KEYS, type ShapeNode, shapeRefSize, strRefSize } from "./dedup.js";
-import { SurpError, depthLimitExceeded, unsupported } from "./errors.js";
+import { SurpError, depthLimitExceeded, fromEngine, unsupported } from "./errors.js";
 import { f16BitsOfF32, f32Bits, Float, narrowNaN } from "./float.js";
 import {
   DEFAULT_MAX_DEDUP_SHAPES,
@@ -90,6 +90,8 @@ export class Encoder {
       // The marker stays only if a reference needs it (section 7.3).
       const start = tables !== null && !this.refs ? 1 : 0;
       return this.buf.slice(start, this.pos);
+    } catch (e) {
+      throw fromEngine(e);
     } finally {
       this.busy = false;
       if (this.tables !== null) this.tables.reset();

@@ -186,3 +186,18 @@ export function frameTooLong(len: number, limit: number, offset?: number): SurpE
 export function unsupported(what: string): SurpError {
   return new SurpError("Message", `${what} has no Surp form`);
 }
+
+/**
+ * A `RangeError` from the engine as a SurpError: the call stack ran out
+ * (a `maxDepth` set beyond what the stack holds) or a string or buffer was
+ * too large for it. Anything else is returned as it was.
+ *
+ * @internal
+ */
+export function fromEngine(e: unknown, offset?: number): unknown {
+  if (!(e instanceof RangeError)) return e;
+  if (/call stack/i.test(e.message)) {
+    return new SurpError("DepthLimitExceeded", "nesting deeper than the JavaScript stack holds", offset);
+  }
+  return new SurpError("AllocationLimitExceeded", `a value too large for this JavaScript engine (${e.message})`, offset);
+}

@@ -140,6 +140,18 @@ test("__proto__ and constructor keys become own properties, never the prototype"
   const twice = decode(encode([JSON.parse('{"__proto__": 1}'), JSON.parse('{"__proto__": 2}')], { dedup: true }));
   assert.equal(Object.getPrototypeOf(twice[1]), Object.prototype);
   assert.equal(Object.getOwnPropertyDescriptor(twice[1], "__proto__").value, 2);
+  // Shapes referenced again and again are built by a made function: not these.
+  const many = decode(encode([1, 2, 3, 4, 5].map((i) => JSON.parse(`{"__proto__": ${i}, "a": 0}`)), { dedup: true }));
+  for (const o of many) assert.equal(Object.getPrototypeOf(o), Object.prototype);
+  assert.deepEqual(many.map((o) => Object.getOwnPropertyDescriptor(o, "__proto__").value), [1, 2, 3, 4, 5]);
+});
+
+test("records built for a shape hold every key, in order, whatever the key", () => {
+  const keys = ["b", "a", "1", "", "é", "\u2028", 'q"uote', "constructor", "toString"];
+  const records = [0, 1, 2, 3, 4].map((i) => Object.fromEntries(keys.map((k) => [k, i])));
+  const back = decode(encode(records, { dedup: true }));
+  assert.deepEqual(back, records);
+  for (const o of back) assert.deepEqual(Object.keys(o), Object.keys(records[0]));
 });
 
 test("floats keep their bits with wrapFloats", () => {
@@ -240,4 +252,14 @@ test("Encoder and Decoder keep their buffers between calls", () => {
   }
   const inner = new Inner();
   assert.deepEqual(decoder.decode(encoder.encode([inner, "abc", "abc"]))[1], "abc");
+});
+
+test("a depth limit beyond the JavaScript stack is still a SurpError", () => {
+  const deep = new Uint8Array(200_000).fill(0xa1);
+  throwsSurp(() => decode(deep, { maxDepth: Infinity }), "DepthLimitExceeded");
+  const some = new Uint8Array(200_000).fill(0xeb);
+  throwsSurp(() => decode(some, { maxDepth: Infinity }), "DepthLimitExceeded");
+  let nested = [];
+  for (let i = 0; i < 200_000; i++) nested = [nested];
+  throwsSurp(() => encode(nested, { maxDepth: Infinity }), "DepthLimitExceeded");
 });
