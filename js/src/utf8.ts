@@ -61,8 +61,9 @@ export function invalidUtf8(offset: number): SurpError {
 /** Strings from this many bytes are decoded by `TextDecoder`, shorter ones in JavaScript. */
 const LONG = 24;
 
-// Char codes of a short string, reused between calls.
-const units: number[] = [];
+// Char codes of short strings, an array per length (setting an array's
+// length costs more than the call), reused between calls.
+const unitsOf: number[][] = Array.from({ length: LONG }, (_, n) => new Array<number>(n).fill(0));
 
 /** The string held by `src[start..end]`, which must be valid UTF-8. */
 export function readUtf8(src: Uint8Array, start: number, end: number): string {
@@ -75,12 +76,12 @@ export function readUtf8(src: Uint8Array, start: number, end: number): string {
     for (let i = start; i < end; i++) or |= src[i];
     if (or < 0x80) return asciiUpTo8(src, start, len);
   }
+  const units = unitsOf[len];
   for (let i = 0; i < len; i++) {
     const b = src[start + i];
     if (b >= 0x80) return readShortNonAscii(src, start, end);
     units[i] = b;
   }
-  units.length = len;
   return String.fromCharCode.apply(null, units);
 }
 
@@ -110,6 +111,8 @@ function asciiUpTo8(b: Uint8Array, p: number, len: number): string {
 
 /** A short string that is not all ASCII, validated as it is decoded. */
 function readShortNonAscii(src: Uint8Array, start: number, end: number): string {
+  // As many units as bytes at most: a scratch array, copied at the end.
+  const units = unitsOf[end - start];
   let n = 0;
   let i = start;
   while (i < end) {
@@ -158,8 +161,7 @@ function readShortNonAscii(src: Uint8Array, start: number, end: number): string 
       units[n++] = cp;
     }
   }
-  units.length = n;
-  return String.fromCharCode.apply(null, units);
+  return String.fromCharCode.apply(null, n === units.length ? units : units.slice(0, n));
 }
 
 function readLong(src: Uint8Array, start: number, end: number): string {
