@@ -164,9 +164,19 @@ function withTimeout(promise, ms, what) {
 }
 
 // python3 -m http.server on port 0 picks a free port and prints it.
+//
+// It logs every request to stderr, which is read here (its last lines kept
+// for an error message): a pipe nobody reads fills up, and the server then
+// blocks on its next log line and answers nothing more. That happened after
+// a few hundred requests, in the first check after each `mdbook build`,
+// when Chromium revalidates every file because it is seconds old.
 function startServer() {
   const server = spawn('python3', ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', BOOK], {
     stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let logged = '';
+  server.stderr.on('data', (chunk) => {
+    logged = (logged + chunk).slice(-2000);
   });
   const port = new Promise((resolve, reject) => {
     let seen = '';
@@ -175,7 +185,7 @@ function startServer() {
       const m = /port (\d+)/.exec(seen);
       if (m) resolve(Number(m[1]));
     });
-    server.on('exit', (code) => reject(new Error(`the static server exited with status ${code}: ${seen}`)));
+    server.on('exit', (code) => reject(new Error(`the static server exited with status ${code}: ${seen}${logged}`)));
     server.on('error', reject);
   });
   return { server, port: withTimeout(port, STARTUP_TIMEOUT_MS, 'the static server starting') };
