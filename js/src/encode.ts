@@ -19,13 +19,20 @@ import {
   type EncodeOptions,
 } from "./options.js";
 import * as tag from "./tag.js";
-import { wellFormed, writeUtf8 } from "./utf8.js";
+import { isWellFormed, wellFormed, writeUtf8 } from "./utf8.js";
 import { Entries, Some, unwrapSome } from "./value.js";
 
 const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
 const U128_MAX = (1n << 128n) - 1n;
 const I128_MIN = -(1n << 127n);
 const TWO_32 = 2 ** 32;
+
+/** The node of the key sequence `keys` in the shape table, if any. */
+function find(root: ShapeNode, keys: string[]): ShapeNode | undefined {
+  let node: ShapeNode | undefined = root;
+  for (let i = 0; i < keys.length && node !== undefined; i++) node = node.child(keys[i]);
+  return node;
+}
 
 /** The bytes of a length: 1, 2, 4 or 8, by its length class. */
 function lengthWidth(n: number): number {
@@ -294,10 +301,16 @@ export class Encoder {
   ): void {
     const n = keys.length;
     const shapeable = n >= 1 && n <= MAX_SHAPE_KEYS;
+    // The shape table holds keys as written: a lone surrogate as U+FFFD.
+    // Looked at only when the keys as given are not there.
+    let shapeKeys: string[] | null = null;
     if (shapeable && tables.shapes > 0) {
       // The lowest-numbered shape registered before this map's first byte.
-      let node: ShapeNode | undefined = tables.root;
-      for (let i = 0; i < n && node !== undefined; i++) node = node.child(keys[i]);
+      let node = find(tables.root, keys);
+      if (node === undefined && !keys.every(isWellFormed)) {
+        shapeKeys = keys.map(wellFormed);
+        node = find(tables.root, shapeKeys);
+      }
       if (node !== undefined && node.reference) {
         this.shapeRef(node.shape);
         for (let i = 0; i < n; i++) this.value(values !== null ? values[i] : o![keys[i]], depth + 1);
@@ -315,8 +328,9 @@ export class Encoder {
     }
     const t = tables.shapes;
     if (shapeable && written > shapeRefSize(t) && t < tables.maxShapes) {
+      if (shapeKeys === null) shapeKeys = keys.every(isWellFormed) ? keys : keys.map(wellFormed);
       let node = tables.root;
-      for (let i = 0; i < n; i++) node = node.childOrNew(keys[i]);
+      for (let i = 0; i < n; i++) node = node.childOrNew(shapeKeys[i]);
       if (node.shape < 0) {
         node.shape = t;
         node.reference = shapeRefSize(t) < now;

@@ -174,11 +174,21 @@ function readLong(src: Uint8Array, start: number, end: number): string {
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
+type WellFormedString = { isWellFormed(): boolean; toWellFormed(): string };
+const native = typeof (String.prototype as Partial<WellFormedString>).isWellFormed === "function";
+
+/** Whether `s` has no lone surrogate (cheap for strings the engine stores as one byte per character). */
+export function isWellFormed(s: string): boolean {
+  if (native) return (s as unknown as WellFormedString).isWellFormed();
+  LONE_SURROGATE.lastIndex = 0;
+  return !LONE_SURROGATE.test(s);
+}
+
 /**
  * `s` with every lone surrogate replaced by U+FFFD: the string whose UTF-8
  * `writeUtf8` writes for `s`.
  */
 export function wellFormed(s: string): string {
-  LONE_SURROGATE.lastIndex = 0;
-  return LONE_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, "\ufffd") : s;
+  if (isWellFormed(s)) return s;
+  return native ? (s as unknown as WellFormedString).toWellFormed() : s.replace(LONE_SURROGATE, "\ufffd");
 }

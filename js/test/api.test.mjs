@@ -2,6 +2,7 @@
 // values and back, the options, and the errors.
 
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { test } from "node:test";
 
 import {
@@ -82,6 +83,23 @@ test("strings, bytes, null and undefined", () => {
 test("a lone surrogate deduplicates as the U+FFFD it is written as", () => {
   // Both strings are written as ef bf bd: the second is a reference.
   assert.equal(hex(["\ud800", "\udc00", "\ufffd"], { dedup: true }), "f2a383efbfbdf300f300");
+});
+
+test("a lone surrogate in a key matches the shape of its U+FFFD", () => {
+  // Both maps' keys are written as ef bf bd: the second is a shape reference.
+  const maps = [new Map([["\ud800", 1]]), new Map([["\udc00", 2]])];
+  assert.equal(hex(maps, { dedup: true }), "f2a2b183efbfbd01c002");
+});
+
+test("without String.prototype.isWellFormed, lone surrogates are found all the same", () => {
+  const code = `
+    delete String.prototype.isWellFormed;
+    const { encode } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+    const hex = (v) => Buffer.from(encode(v, { dedup: true })).toString("hex");
+    console.log(hex(["\\ud800", "\\udc00"]), hex([new Map([["\\ud800", 1]]), new Map([["\\udc00", 2]])]));
+  `;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" });
+  assert.equal(out.trim(), "f2a283efbfbdf300 f2a2b183efbfbd01c002");
 });
 
 test("Some: written as its content unless that is null", () => {
