@@ -4,14 +4,27 @@
 
 import { Entries, Float, Some } from "../dist/index.js";
 
+// No Node.js API here: the browser test uses this module too.
+
+/** The bytes of hex digits. */
+export function fromHex(text) {
+  const out = new Uint8Array(text.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = parseInt(text.substr(2 * i, 2), 16);
+  return out;
+}
+
 /** The bytes of a vector's `hex`: a string, or a list of segments. */
 export function bytesOfHex(hex) {
   const text = typeof hex === "string" ? hex : hex.map((seg) => (typeof seg === "string" ? seg : seg.repeat.repeat(seg.count))).join("");
-  return Uint8Array.from(Buffer.from(text, "hex"));
+  return fromHex(text);
 }
 
+const DIGITS = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 export function hexOf(bytes) {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+  let s = "";
+  for (let i = 0; i < bytes.length; i++) s += DIGITS[bytes[i]];
+  return s;
 }
 
 /** A payload given literally or as {repeat, count}. */
@@ -81,7 +94,7 @@ export function toJs(v) {
     case "str":
       return x;
     case "bytes":
-      return Uint8Array.from(Buffer.from(x, "hex"));
+      return fromHex(x);
     case "array":
       return x.map(toJs);
     case "map":
