@@ -15,8 +15,12 @@
 // - the newest run's typed-suite page (typed/), when it has one, passes the
 //   same checks (its borrowed-decode row is missing where a format cannot
 //   borrow) and is linked from the run's page;
-// - at 1280 px wide, no table on those pages is wider than its room;
-//   screenshots at that width go to target/docs-screenshot-<page>-1280.png;
+// - at 1280 px wide, every table on every page fits its column, or scrolls
+//   sideways inside it with a scrollbar that stays drawn where the
+//   platform's own are overlays; on a benchmark page every table fits.
+//   Screenshots at that width of the newest run's pages go to
+//   target/docs-screenshot-<page>-1280.png, and of each scrolling table to
+//   target/docs-screenshot-<page>-table<n>-1280.png;
 // - a screenshot of the benchmark page goes to target/docs-screenshot.png,
 //   and one of each chart as the page shows it beside it; the newest run's
 //   Python page, if it has one, goes to target/docs-screenshot-python.png
@@ -70,6 +74,8 @@ const SKIPPED_PAGES = new Set(['print.html']);
 // which points its heading anchors at the index page; its other links are
 // checked.
 const NO_FRAGMENT_CHECK = new Set(['404.html']);
+// A table's scrollbar at least this thick is drawn, not an overlay.
+const MIN_SCROLLBAR_PX = 6;
 const STARTUP_TIMEOUT_MS = 30_000;
 const OVERALL_TIMEOUT_MS = 180_000;
 
@@ -456,40 +462,118 @@ async function checkBenchPage(page, base, run, sub = '') {
   log(`screenshots written to ${path.relative(ROOT, file)} (and one per chart beside it)`);
 }
 
-// At 1280 pixels wide, no table of a benchmark page may be wider than the
-// space it has (mdBook would scroll it, cutting off the last columns); a
-// screenshot of each page at that width goes beside SCREENSHOT.
-async function checkFitsAt1280(page, base, pageNames) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  for (const pageName of pageNames) {
-    for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName}: ${problem}`);
-    const tables = await page.evaluate(() =>
-      [...document.querySelectorAll('main table')].map((t) => {
-        const box = t.parentElement;
-        let heading = '';
-        for (let el = box; el; el = el.previousElementSibling) {
-          if (/^H[1-6]$/.test(el.tagName)) {
-            heading = el.innerText;
-            break;
-          }
+// At 1280 pixels wide, every table of every page either fits its column or
+// scrolls sideways in a box of its own (mdBook's div.table-wrapper) whose
+// scrollbar is drawn. The context emulates a phone, which gives Chromium
+// overlay scrollbars, as macOS and phones have: there a platform scrollbar
+// takes no room and shows only while scrolling, so a scrollbar that takes
+// room is one the site draws itself, always. On a benchmark page (one with
+// an "Every cell" table, which benchmarks.css gives the wide layout) every
+// table must fit outright: a scrolled table there hides the last columns.
+// Screenshots: each benchmark page of `screenshotPages`, whole, and each
+// scrolling table, beside SCREENSHOT.
+async function checkTablesAt1280(browser, base, pageNames, screenshotPages) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, isMobile: true });
+  const page = await context.newPage();
+  page.__origin = base;
+  let tablesSeen = 0;
+  const scrolling = [];
+  try {
+    for (const pageName of pageNames) {
+      for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName} at 1280 px: ${problem}`);
+      const tables = await page.evaluate(measureTables);
+      tablesSeen += tables.length;
+      const shotName = path.basename(pageName, '.html');
+      for (const [i, t] of tables.entries()) {
+        const what = `${pageName} at 1280 px: the table ${t.label} is ${t.width} px wide in ${t.room} px`;
+        if (t.fits) continue;
+        if (t.mustFit) {
+          fail(`${what}; on a benchmark page every table must fit`);
+        } else if (!t.scrolls) {
+          fail(`${what}, and no box around it inside the column scrolls sideways: it is cut off`);
+        } else if (!t.scrollerInColumn) {
+          fail(`${what}; the box that scrolls it is itself wider than the column`);
+        } else if (t.scrollbar < MIN_SCROLLBAR_PX) {
+          fail(
+            `${what}; it scrolls, but its scrollbar takes ${t.scrollbar} px with overlay scrollbars ` +
+              `(at least ${MIN_SCROLLBAR_PX} px means the site draws one that stays visible)`,
+          );
+        } else {
+          const shot = SCREENSHOT.replace(/\.png$/, `-${shotName}-table${i + 1}-1280.png`);
+          const scroller = page.locator('main table').nth(i).locator(`xpath=ancestor::*[${t.scrollerDepth}]`);
+          await scroller.screenshot({ path: shot });
+          scrolling.push(`${what}, scrolls with a ${t.scrollbar}-px scrollbar (${path.relative(ROOT, shot)})`);
         }
-        return {
-          heading,
-          table: Math.ceil(t.getBoundingClientRect().width),
-          room: box.clientWidth,
-          overflow: box.scrollWidth > box.clientWidth + 1 || t.getBoundingClientRect().right > window.innerWidth,
-        };
-      }),
-    );
-    for (const t of tables.filter((t) => t.overflow)) {
-      fail(`${pageName} at 1280 px: the table under "${t.heading}" is ${t.table} px wide in ${t.room} px`);
+      }
+      if (screenshotPages.includes(pageName)) {
+        const shot = SCREENSHOT.replace(/\.png$/, `-${shotName}-1280.png`);
+        await page.screenshot({ path: shot, fullPage: true });
+        const widest = Math.max(0, ...tables.map((t) => t.width));
+        log(`${pageName} at 1280 px: ${tables.length} tables, the widest ${widest} px; ${path.relative(ROOT, shot)}`);
+      }
     }
-    const widest = Math.max(0, ...tables.map((t) => t.table));
-    const shot = SCREENSHOT.replace(/\.png$/, `-${path.basename(pageName, '.html')}-1280.png`);
-    await page.screenshot({ path: shot, fullPage: true });
-    log(`${pageName} at 1280 px: ${tables.length} tables, the widest ${widest} px, none overflows; ${path.relative(ROOT, shot)}`);
+  } finally {
+    await context.close();
   }
-  await page.setViewportSize({ width: 1440, height: 900 });
+  for (const line of scrolling) log(line);
+  log(`${pageNames.length} pages at 1280 px: ${tablesSeen} tables, ${scrolling.length} of them scroll in their column`);
+}
+
+// Runs in the page: each table of main, measured against the room it has.
+function measureTables() {
+  const main = document.querySelector('main');
+  if (!main) return [];
+  const column = main.getBoundingClientRect();
+  const mustFit = document.getElementById('every-cell') !== null;
+  return [...main.querySelectorAll('table')].map((t) => {
+    // The nearest box between the table and the column that scrolls
+    // sideways, and how many levels up it is.
+    let scroller = null;
+    let scrollerDepth = 0;
+    for (let el = t.parentElement, depth = 1; el && el !== main; el = el.parentElement, depth++) {
+      if (['auto', 'scroll'].includes(getComputedStyle(el).overflowX)) {
+        scroller = el;
+        scrollerDepth = depth;
+        break;
+      }
+    }
+    const box = scroller ?? t.parentElement;
+    const boxRect = box.getBoundingClientRect();
+    const inColumn = boxRect.left >= column.left - 1 && boxRect.right <= column.right + 1;
+    const width = Math.ceil(t.getBoundingClientRect().width);
+
+    // Named by its caption, or by the heading above it and its first row.
+    let heading = '';
+    for (let el = t; el && el !== main && !heading; el = el.parentElement) {
+      for (let prev = el.previousElementSibling; prev; prev = prev.previousElementSibling) {
+        if (/^H[1-6]$/.test(prev.tagName)) {
+          heading = prev.innerText.trim();
+          break;
+        }
+      }
+    }
+    const firstRow = [...(t.rows[0]?.cells ?? [])].map((c) => c.innerText.trim()).join(' | ');
+    const caption = t.caption?.innerText.trim();
+    const label = caption ? `"${caption}"` : `under "${heading}" (${firstRow.slice(0, 60)})`;
+
+    let scrollbar = 0;
+    if (scroller) {
+      const style = getComputedStyle(scroller);
+      const borders = parseFloat(style.borderTopWidth) + parseFloat(style.borderBottomWidth);
+      scrollbar = scroller.offsetHeight - scroller.clientHeight - borders;
+    }
+    return {
+      label,
+      width,
+      room: box.clientWidth,
+      mustFit,
+      fits: width <= box.clientWidth + 1 && inColumn,
+      scrolls: scroller !== null && scroller.scrollWidth > scroller.clientWidth,
+      scrollerDepth,
+      scrollerInColumn: inColumn,
+      scrollbar,
+    };
+  });
 }
 
 // The page of a run's Python benchmark: its one chart loads, and its
@@ -566,14 +650,14 @@ async function main() {
     log(`${pages.length} pages: ${checked} links to the site checked, ${external} external links not fetched`);
 
     await checkIndex(page, base, newest);
+    const newestPages = [];
     if (newest) {
       await checkBenchPage(page, base, newest);
-      const fitted = [`bench/${newest.name}.html`];
+      newestPages.push(`bench/${newest.name}.html`);
       if (hasTyped(newest)) {
         await checkBenchPage(page, base, newest, TYPED_DIR);
-        fitted.push(`bench/${newest.name}-${TYPED_DIR}.html`);
+        newestPages.push(`bench/${newest.name}-${TYPED_DIR}.html`);
       }
-      await checkFitsAt1280(page, base, fitted);
       for (const run of runs.filter((r) => pythonRows(r))) {
         await checkPythonPage(page, base, run, run === newest);
       }
@@ -585,6 +669,7 @@ async function main() {
       await page.goto(`${base}/bench/index.html`, { waitUntil: 'load' });
       await page.screenshot({ path: SCREENSHOT, fullPage: true });
     }
+    await checkTablesAt1280(chrome.browser, base, pages, newestPages);
   } finally {
     if (chrome) await stopChromium(chrome);
     server.kill();
