@@ -167,6 +167,20 @@ function readShortNonAscii(src: Uint8Array, start: number, end: number): string 
 function readLong(src: Uint8Array, start: number, end: number): string {
   try {
     return decoder.decode(src.subarray(start, end));
+  } catch (e) {
+    // TextDecoder refuses views of shared memory: decode a copy.
+    if (!(e instanceof TypeError) || isShared(src)) return readLongCopy(src, start, end);
+    throw invalidUtf8(start);
+  }
+}
+
+function isShared(src: Uint8Array): boolean {
+  return typeof SharedArrayBuffer !== "undefined" && src.buffer instanceof SharedArrayBuffer;
+}
+
+function readLongCopy(src: Uint8Array, start: number, end: number): string {
+  try {
+    return decoder.decode(src.slice(start, end));
   } catch {
     throw invalidUtf8(start);
   }

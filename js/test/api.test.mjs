@@ -281,3 +281,12 @@ test("a depth limit beyond the JavaScript stack is still a SurpError", () => {
   for (let i = 0; i < 200_000; i++) nested = [nested];
   throwsSurp(() => encode(nested, { maxDepth: Infinity }), "DepthLimitExceeded");
 });
+
+test("input in shared memory decodes as any other", () => {
+  const doc = encode({ text: "é".repeat(40), list: ["abc", "abc"] }, { dedup: true });
+  const shared = new Uint8Array(new SharedArrayBuffer(doc.length + 3), 3);
+  shared.set(doc);
+  assert.deepEqual(decode(shared), decode(doc));
+  shared[8 + 10] = 0xff; // inside the long string, whose payload starts at 8
+  throwsSurp(() => decode(shared), "InvalidUtf8", 8);
+});
