@@ -287,6 +287,6 @@ test("input in shared memory decodes as any other", () => {
   const shared = new Uint8Array(new SharedArrayBuffer(doc.length + 3), 3);
   shared.set(doc);
   assert.deepEqual(decode(shared), decode(doc));
-  shared[8 + 10] = 0xff; // inside the long string, whose payload starts at 8
-  throwsSurp(() => decode(shared), "InvalidUtf8", 8);
+  shared[9 + 10] = 0xff; // inside the long string, whose payload starts at 9
+  throwsSurp(() => decode(shared), "InvalidUtf8", 9);
 });
