@@ -1,11 +1,13 @@
 //! Errors: a kind, the byte offset where decoding stopped, and a sentence.
 
-use std::fmt::{self, Display};
+use core::fmt::{self, Display};
 
 use crate::kind::Kind;
+#[allow(unused_imports)]
+use crate::prelude::*;
 
 /// A `Result` whose error is a Surp [`Error`].
-pub type Result<T, E = Error> = std::result::Result<T, E>;
+pub type Result<T, E = Error> = core::result::Result<T, E>;
 
 /// An encoding or decoding error.
 ///
@@ -99,6 +101,7 @@ pub enum ErrorKind {
     /// A deduplication reference in a document that has no marker.
     RefWithoutMarker,
     /// An I/O error from the reader or writer.
+    #[cfg(feature = "std")]
     Io(std::io::Error),
     /// The output buffer has no room left.
     OutputFull,
@@ -187,6 +190,7 @@ impl PartialEq for ErrorKind {
                     if (index, defined, limit) == (i, d, l)
             ),
             RefWithoutMarker => matches!(other, RefWithoutMarker),
+            #[cfg(feature = "std")]
             Io(a) => matches!(other, Io(b) if a.kind() == b.kind()),
             OutputFull => matches!(other, OutputFull),
             EnumMapLength(a) => matches!(other, EnumMapLength(b) if a == b),
@@ -270,6 +274,7 @@ impl Error {
         self.0.path.as_deref()
     }
 
+    #[cfg(feature = "error-path")]
     #[cold]
     pub(crate) fn with_path(mut self, path: String) -> Error {
         self.0.path = Some(path);
@@ -322,7 +327,9 @@ impl Error {
     pub fn classify(&self) -> Category {
         use ErrorKind::*;
         match self.0.kind {
-            Io(_) | OutputFull => Category::Io,
+            #[cfg(feature = "std")]
+            Io(_) => Category::Io,
+            OutputFull => Category::Io,
             UnexpectedEof | LengthExceedsInput { .. } => Category::Eof,
             ReservedTag(_)
             | InvalidUtf8
@@ -417,6 +424,7 @@ impl Display for ErrorKind {
             RefWithoutMarker => f.write_str(
                 "deduplication reference in a document without the deduplication marker",
             ),
+            #[cfg(feature = "std")]
             Io(e) => write!(f, "I/O error: {e}"),
             OutputFull => f.write_str("the output buffer is full"),
             EnumMapLength(n) => {
@@ -505,9 +513,10 @@ impl fmt::Debug for Error {
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+impl core::error::Error for Error {
+    fn source(&self) -> Option<&(dyn core::error::Error + 'static)> {
         match &self.0.kind {
+            #[cfg(feature = "std")]
             ErrorKind::Io(e) => Some(e),
             _ => None,
         }
@@ -539,6 +548,7 @@ impl serde::de::Error for Error {
 /// let cut = surp::from_slice::<Vec<String>>(&bytes[..2]).unwrap_err();
 /// assert_eq!(std::io::Error::from(cut).kind(), std::io::ErrorKind::UnexpectedEof);
 /// ```
+#[cfg(feature = "std")]
 impl From<Error> for std::io::Error {
     fn from(e: Error) -> std::io::Error {
         use std::io::ErrorKind as Io;
@@ -806,6 +816,6 @@ mod tests {
 
     #[test]
     fn error_is_one_pointer_wide() {
-        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+        assert_eq!(core::mem::size_of::<Error>(), core::mem::size_of::<usize>());
     }
 }

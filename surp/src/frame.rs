@@ -31,6 +31,8 @@ use std::io;
 use serde::Serialize;
 
 use crate::error::{Error, ErrorKind, Result};
+#[allow(unused_imports)]
+use crate::prelude::*;
 use crate::wire::Kind;
 
 /// The length of a frame's prefix.

@@ -52,13 +52,29 @@
 //! [serde]: https://serde.rs
 //! [`surp-dedup`]: ../surp_dedup/index.html
 
+#![cfg_attr(not(feature = "std"), no_std)]
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
+
+#[cfg(not(feature = "alloc"))]
+compile_error!("surp needs the `alloc` feature (or `std`, which includes it)");
+
+extern crate alloc;
+
+/// What the standard prelude gives a `std` build, for the `alloc`-only one.
+mod prelude {
+    pub use alloc::borrow::ToOwned;
+    pub use alloc::boxed::Box;
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec;
+    pub use alloc::vec::Vec;
+}
 
 pub mod de;
 mod dedup;
 pub mod error;
 mod float;
+#[cfg(feature = "std")]
 pub mod frame;
 mod kind;
 mod options;
@@ -104,9 +120,13 @@ pub mod __private {
     }
 }
 
+#[cfg(feature = "std")]
 use std::io;
 
-use serde::de::{Deserialize, DeserializeOwned};
+use alloc::vec::Vec;
+use serde::de::Deserialize;
+#[cfg(feature = "std")]
+use serde::de::DeserializeOwned;
 use serde::ser::Serialize;
 
 #[doc(inline)]
@@ -142,6 +162,27 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
     Ok(ser.into_inner())
 }
 
+/// Encodes `value` into the start of `buf`, returning the part written.
+/// A document that does not fit is [`ErrorKind::OutputFull`]. It allocates
+/// nothing for the output, except for sequences and maps whose length serde
+/// does not know, which are built in a side buffer first.
+///
+/// ```
+/// # fn main() -> Result<(), surp::Error> {
+/// let mut buf = [0u8; 16];
+/// let doc = surp::to_slice(&mut buf, &(1u8, "hi"))?;
+/// assert_eq!(doc, [0xa2, 0x01, 0x82, b'h', b'i']);
+/// let mut small = [0u8; 2];
+/// let err = surp::to_slice(&mut small, &(1u8, "hi")).unwrap_err();
+/// assert_eq!(*err.kind(), surp::ErrorKind::OutputFull);
+/// # Ok(()) }
+/// ```
+pub fn to_slice<'a, T: Serialize + ?Sized>(buf: &'a mut [u8], value: &T) -> Result<&'a mut [u8]> {
+    let mut ser = Serializer::new(output::SliceWriter::new(buf));
+    value.serialize(&mut ser)?;
+    Ok(ser.into_inner().into_written())
+}
+
 /// Encodes `value` into an [`io::Write`].
 ///
 /// Surp writes each value with small writes: wrap files and sockets in a
@@ -154,6 +195,7 @@ pub fn to_vec<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
 /// assert_eq!(out, [0xa3, 1, 2, 3]);
 /// # Ok(()) }
 /// ```
+#[cfg(feature = "std")]
 pub fn to_writer<W: io::Write, T: Serialize + ?Sized>(writer: W, value: &T) -> Result<()> {
     value.serialize(&mut Serializer::new(output::IoWriter(writer)))
 }
@@ -203,6 +245,7 @@ pub fn from_slice<'de, T: Deserialize<'de>>(input: &'de [u8]) -> Result<T> {
 /// assert_eq!(v, [1, 2]);
 /// # Ok(()) }
 /// ```
+#[cfg(feature = "std")]
 pub fn from_reader<R: io::Read, T: DeserializeOwned>(reader: R) -> Result<T> {
     Options::new().from_reader(reader)
 }

@@ -5,6 +5,8 @@
 //! sink.
 
 use crate::error::{Error, ErrorKind, Result};
+#[allow(unused_imports)]
+use crate::prelude::*;
 
 /// A destination for encoded bytes.
 ///
@@ -160,13 +162,62 @@ impl<O: Output + ?Sized> Output for &mut O {
     }
 }
 
+/// Writes into a fixed byte slice, from its start; a document that does
+/// not fit is [`ErrorKind::OutputFull`] rather than a panic. Needs no
+/// allocation for the output (see [`crate::to_slice`]).
+#[derive(Debug)]
+pub struct SliceWriter<'a> {
+    buf: &'a mut [u8],
+    len: usize,
+}
+
+impl<'a> SliceWriter<'a> {
+    /// A writer that starts at the beginning of `buf`.
+    pub fn new(buf: &'a mut [u8]) -> Self {
+        SliceWriter { buf, len: 0 }
+    }
+
+    /// How many bytes were written.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether nothing was written yet.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The part of the slice written so far.
+    pub fn into_written(self) -> &'a mut [u8] {
+        &mut self.buf[..self.len]
+    }
+}
+
+impl Output for SliceWriter<'_> {
+    #[inline]
+    fn write_u8(&mut self, byte: u8) -> Result<()> {
+        self.write_all(&[byte])
+    }
+    #[inline]
+    fn write_all(&mut self, bytes: &[u8]) -> Result<()> {
+        let Some(to) = self.buf.get_mut(self.len..self.len + bytes.len()) else {
+            return Err(Error::without_offset(ErrorKind::OutputFull));
+        };
+        to.copy_from_slice(bytes);
+        self.len += bytes.len();
+        Ok(())
+    }
+}
+
 /// Adapts an [`std::io::Write`] as an [`Output`].
 ///
 /// Each value makes small writes; wrap files and sockets in a
 /// [`std::io::BufWriter`].
+#[cfg(feature = "std")]
 #[derive(Debug)]
 pub struct IoWriter<W>(pub W);
 
+#[cfg(feature = "std")]
 impl<W: std::io::Write> Output for IoWriter<W> {
     #[inline]
     fn write_u8(&mut self, byte: u8) -> Result<()> {

@@ -1,7 +1,7 @@
 //! Validating string payloads, with a fast path for the short ASCII
 //! strings that most documents are made of.
 
-use std::str;
+use core::str;
 
 use crate::error::{Error, ErrorKind, Result};
 

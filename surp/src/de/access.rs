@@ -2,7 +2,7 @@
 //! [`Deserializer::open`] and [`Deserializer::close`], the limit steps
 //! around every container.
 
-use std::marker::PhantomData;
+use core::marker::PhantomData;
 
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
@@ -567,7 +567,7 @@ mod tests {
         let two = crate::to_vec(
             &[("Circle", 1), ("Point", 2)]
                 .into_iter()
-                .collect::<std::collections::BTreeMap<_, _>>(),
+                .collect::<alloc::collections::BTreeMap<_, _>>(),
         )
         .unwrap();
         let e = crate::from_slice::<Shape>(&two).unwrap_err();

@@ -5,8 +5,8 @@
 //! [`crate::dedup`]; this file only feeds them from the input and hands what
 //! they hold to serde. None of it runs for a plain document.
 
+use core::marker::PhantomData;
 use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
-use std::marker::PhantomData;
 
 use serde::de::{self, DeserializeSeed, Visitor};
 

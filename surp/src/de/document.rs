@@ -14,6 +14,8 @@
 use super::Deserializer;
 use crate::dedup::Dictionary;
 use crate::error::{Error, ErrorKind, Result};
+#[allow(unused_imports)]
+use crate::prelude::*;
 use crate::read::{Read, SliceRead};
 use crate::wire::{self, Kind};
 

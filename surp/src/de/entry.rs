@@ -2,16 +2,24 @@
 //! [`Options::from_reader`], which also give a failed decode its path and a
 //! hint.
 
+#[cfg(feature = "std")]
 use std::io;
 
-use serde::de::{Deserialize, DeserializeOwned};
+use serde::de::Deserialize;
+#[cfg(feature = "std")]
+use serde::de::DeserializeOwned;
 
 use super::Deserializer;
 use crate::Options;
-use crate::error::{Error, ErrorKind, Result};
+#[cfg(feature = "error-path")]
+use crate::error::ErrorKind;
+use crate::error::{Error, Result};
+#[allow(unused_imports)]
+use crate::prelude::*;
 
 /// How deep the path-tracking second decode of a failed
 /// [`Options::from_slice`] goes (see `explain`).
+#[cfg(feature = "error-path")]
 const PATH_DEPTH: usize = 32;
 
 /// Whether `input` starts like a JSON document: optional whitespace, then
@@ -46,6 +54,7 @@ fn hint_if_json(input: &[u8], err: Error) -> Error {
 /// A reader that keeps a copy of what it reads, up to `limit` bytes, so
 /// that a failed decode can be replayed over the same bytes. Past the
 /// limit it keeps nothing more and is no longer `complete`.
+#[cfg(feature = "error-path")]
 struct Recorder<R> {
     inner: R,
     seen: Vec<u8>,
@@ -53,6 +62,7 @@ struct Recorder<R> {
     complete: bool,
 }
 
+#[cfg(feature = "error-path")]
 impl<R: io::Read> io::Read for Recorder<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
@@ -89,7 +99,12 @@ impl Options {
     /// JSON.
     #[cold]
     #[inline(never)]
+    #[cfg_attr(
+        not(feature = "error-path"),
+        allow(clippy::extra_unused_type_parameters)
+    )]
     fn explain<'de, T: Deserialize<'de>>(&self, input: &'de [u8], err: Error) -> Error {
+        #[cfg(feature = "error-path")]
         let err = self.with_path(err, |opts| {
             let mut de = Deserializer::from_slice_with_options(input, opts);
             let mut track = serde_path_to_error::Track::new();
@@ -102,6 +117,7 @@ impl Options {
     /// Adds to `err` the path that `replay` finds: `replay` decodes the
     /// same input again with the options it is given, tracking the path,
     /// and returns its error and the track.
+    #[cfg(feature = "error-path")]
     fn with_path(
         &self,
         err: Error,
@@ -146,20 +162,27 @@ impl Options {
     /// tracked. The hint for JSON text is given when the bytes read before
     /// the error show it; a reader stops at the error, and JSON usually
     /// fails at its first byte.
+    #[cfg(feature = "std")]
     pub fn from_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
-        let mut recorder = Recorder {
-            inner: reader,
-            seen: Vec::new(),
-            limit: self.max_alloc,
-            complete: true,
-        };
-        match self.decode_reader::<_, T>(&mut recorder) {
-            Ok(value) => Ok(value),
-            Err(err) if recorder.complete => Err(self.explain_reader::<T>(&recorder.seen, err)),
-            Err(err) => Err(err),
+        #[cfg(feature = "error-path")]
+        {
+            let mut recorder = Recorder {
+                inner: reader,
+                seen: Vec::new(),
+                limit: self.max_alloc,
+                complete: true,
+            };
+            match self.decode_reader::<_, T>(&mut recorder) {
+                Ok(value) => Ok(value),
+                Err(err) if recorder.complete => Err(self.explain_reader::<T>(&recorder.seen, err)),
+                Err(err) => Err(err),
+            }
         }
+        #[cfg(not(feature = "error-path"))]
+        self.decode_reader(reader)
     }
 
+    #[cfg(feature = "std")]
     fn decode_reader<R: io::Read, T: DeserializeOwned>(&self, reader: R) -> Result<T> {
         let mut de = Deserializer::from_reader_with_options(reader, self.clone());
         // Read the marker before the root's offset is taken, as a slice does.
@@ -171,6 +194,7 @@ impl Options {
 
     /// [`explain`](Self::explain) for a reader's error: `seen` is every
     /// byte it read, which a reader over them reads to the same end.
+    #[cfg(feature = "error-path")]
     #[cold]
     #[inline(never)]
     fn explain_reader<T: DeserializeOwned>(&self, seen: &[u8], err: Error) -> Error {

@@ -33,7 +33,11 @@ use serde::de::IntoDeserializer;
 use crate::dedup::Dictionary;
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
-use crate::read::{IoRead, Read, SliceRead};
+#[allow(unused_imports)]
+use crate::prelude::*;
+#[cfg(feature = "std")]
+use crate::read::IoRead;
+use crate::read::{Read, SliceRead};
 use crate::wire::{self, Kind};
 
 /// A Surp deserializer over a slice ([`SliceRead`]) or a reader ([`IoRead`]).
@@ -115,6 +119,7 @@ impl<'de> Deserializer<SliceRead<'de>> {
     }
 }
 
+#[cfg(feature = "std")]
 impl<R: std::io::Read> Deserializer<IoRead<R>> {
     /// Decodes from a reader. Wrap unbuffered readers in a `BufReader`.
     pub fn from_reader(reader: R) -> Self {

@@ -1,7 +1,7 @@
 //! Reading many documents from one input: [`StreamDeserializer`], and
 //! [`take_from_slice`](crate::take_from_slice).
 
-use std::marker::PhantomData;
+use core::marker::PhantomData;
 
 use serde::de::Deserialize;
 

@@ -9,6 +9,8 @@
 //! the rules in the parent module, which the encoder calls too.
 
 use super::{ShapeCandidate, shape_table_limit, string_table_limit, takes_slot};
+#[allow(unused_imports)]
+use crate::prelude::*;
 use crate::read::Span;
 
 /// A shape in the table.

@@ -23,6 +23,8 @@ use crate::wire::{self, Kind};
 
 pub(crate) mod depth;
 mod some;
+#[allow(unused_imports)]
+use crate::prelude::*;
 use depth::Depth;
 pub use some::SomeSerializer;
 

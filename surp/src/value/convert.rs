@@ -19,6 +19,8 @@ use serde::ser::{self, Serialize};
 use super::{Integer, Value};
 use crate::error::{Error, Result};
 use crate::float;
+#[allow(unused_imports)]
+use crate::prelude::*;
 
 /// Converts `value` into a [`Value`], as `serde_json::to_value` does.
 ///
@@ -392,17 +394,17 @@ impl<'de> de::Deserializer<'de> for Value {
             Value::Bool(b) => visitor.visit_bool(*b),
             Value::Integer(i) => visit_integer(*i, visitor),
             Value::Float(f) => visitor.visit_f64(*f),
-            Value::String(s) => visitor.visit_string(std::mem::take(s)),
-            Value::Bytes(b) => visitor.visit_byte_buf(std::mem::take(b)),
+            Value::String(s) => visitor.visit_string(core::mem::take(s)),
+            Value::Bytes(b) => visitor.visit_byte_buf(core::mem::take(b)),
             Value::Array(items) => {
-                let items = std::mem::take(items);
+                let items = core::mem::take(items);
                 let mut seq = SeqDeserializer::new(items.into_iter());
                 let v = visitor.visit_seq(&mut seq)?;
                 seq.end()?;
                 Ok(v)
             }
             Value::Map(entries) => {
-                let entries = std::mem::take(entries);
+                let entries = core::mem::take(entries);
                 let mut map = MapDeserializer::new(entries.into_iter());
                 let v = visitor.visit_map(&mut map)?;
                 map.end()?;
@@ -449,10 +451,10 @@ impl<'de> de::Deserializer<'de> for Value {
     ) -> Result<V::Value> {
         match self {
             Value::String(ref mut name) => {
-                visitor.visit_enum(std::mem::take(name).into_deserializer())
+                visitor.visit_enum(core::mem::take(name).into_deserializer())
             }
             Value::Map(ref mut entries) => {
-                match <[(Value, Value); 1]>::try_from(std::mem::take(entries)) {
+                match <[(Value, Value); 1]>::try_from(core::mem::take(entries)) {
                     Ok([(name, content)]) => visitor.visit_enum(Enum { name, content }),
                     Err(_) => Err(de::Error::invalid_type(
                         de::Unexpected::Other("a map without exactly one entry"),

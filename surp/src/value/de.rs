@@ -1,11 +1,13 @@
 //! `Deserialize` for [`Value`]: accepts every serde data-model type, from
 //! any self-describing format.
 
-use std::fmt;
+use core::fmt;
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 
 use super::{Integer, Value};
+#[allow(unused_imports)]
+use crate::prelude::*;
 
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {

@@ -2,9 +2,11 @@
 //! diagnostic notation: JSON-like, plus `h'..'` for byte strings and
 //! non-string map keys.
 
-use std::fmt::{self, Display, Write};
+use core::fmt::{self, Display, Write};
 
 use super::Value;
+#[allow(unused_imports)]
+use crate::prelude::*;
 
 /// Formats a value on one line: `{"id": 7, "raw": h'00ff', 1: [1.5, null]}`.
 ///

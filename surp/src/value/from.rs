@@ -1,6 +1,8 @@
 //! Conversions into [`Value`].
 
 use super::{Integer, Value};
+#[allow(unused_imports)]
+use crate::prelude::*;
 
 macro_rules! from_integer {
     ($($t:ty)*) => {$(

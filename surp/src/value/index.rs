@@ -1,10 +1,14 @@
 //! Indexing into a [`Value`]: `value["key"]` and `value[3]`.
 
-use std::ops;
+use core::ops;
 
 use super::Value;
+#[allow(unused_imports)]
+use crate::prelude::*;
 
 mod private {
+    use alloc::string::String;
+
     pub trait Sealed {}
     impl Sealed for usize {}
     impl Sealed for str {}

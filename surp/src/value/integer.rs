@@ -1,6 +1,6 @@
 //! Integers across the wire's whole range, `i128::MIN` to `u128::MAX`.
 
-use std::fmt;
+use core::fmt;
 
 /// An integer as Surp carries it: anything from `i128::MIN` to `u128::MAX`.
 ///
@@ -42,7 +42,7 @@ impl fmt::Display for IntegerOutOfRange {
     }
 }
 
-impl std::error::Error for IntegerOutOfRange {}
+impl core::error::Error for IntegerOutOfRange {}
 
 macro_rules! from_unsigned {
     ($($t:ty)*) => {$(

@@ -16,6 +16,8 @@ mod index;
 mod integer;
 mod ser;
 
+#[allow(unused_imports)]
+use crate::prelude::*;
 pub use convert::{from_value, to_value};
 pub use index::Index;
 pub use integer::Integer;
@@ -66,9 +68,9 @@ impl Drop for Value {
         // Values without nested containers drop as usual; only those with
         // them hand their children to the stack.
         let mut stack: Vec<Value> = match self {
-            Value::Array(items) if items.iter().any(nests) => std::mem::take(items),
+            Value::Array(items) if items.iter().any(nests) => core::mem::take(items),
             Value::Map(entries) if entries.iter().any(|(k, v)| nests(k) || nests(v)) => {
-                std::mem::take(entries)
+                core::mem::take(entries)
                     .into_iter()
                     .flat_map(|(k, v)| [k, v])
                     .collect()

@@ -3,6 +3,8 @@
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use super::{Integer, Value};
+#[allow(unused_imports)]
+use crate::prelude::*;
 
 impl Serialize for Value {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -1,6 +1,6 @@
 //! [`Class`]: the rows of the tag table, one name per range of tag bytes.
 
-use std::ops::RangeInclusive;
+use core::ops::RangeInclusive;
 
 use super::*;
 

@@ -43,7 +43,7 @@ pub(crate) mod encode;
 pub use class::Class;
 pub(crate) use encode::*;
 
-use std::ops::RangeInclusive;
+use core::ops::RangeInclusive;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::float;
