@@ -24,7 +24,7 @@ use crate::error::Error;
 use crate::files;
 use crate::json::Hex;
 use crate::tag;
-use crate::walker::{Item, Place, Token, Walker};
+use surp::tokens::{Item, Place, Token, Tokens};
 
 /// Bytes of a token shown in the hex column before `…`.
 const SHOWN_BYTES: usize = 16;
@@ -55,8 +55,8 @@ pub fn run(args: &Args) -> Result<(), Error> {
 /// the error line, and then `Err`.
 pub fn dump<W: Write>(input: &[u8], out: &mut W) -> Result<(), Error> {
     let layout = Layout::of(input);
-    let mut walker = Walker::streaming(input);
-    while let Some(token) = walker.next_token() {
+    let mut walker = Tokens::streaming(input);
+    while let Some(token) = walker.next() {
         let line = match token {
             Ok(token) => layout.token_line(&token, &walker),
             Err(e) => {
@@ -106,9 +106,9 @@ fn hex_width(len: usize) -> usize {
 
 impl Layout {
     fn of(input: &[u8]) -> Layout {
-        let mut walker = Walker::streaming(input);
+        let mut walker = Tokens::streaming(input);
         let mut widest = 0;
-        while let Some(token) = walker.next_token() {
+        while let Some(token) = walker.next() {
             let len = match token {
                 Ok(token) => token.bytes.len(),
                 Err(_) => input.len() - walker.offset(),
@@ -141,7 +141,7 @@ impl Layout {
         )
     }
 
-    fn token_line(&self, token: &Token<'_>, walker: &Walker<'_>) -> String {
+    fn token_line(&self, token: &Token<'_>, walker: &Tokens<'_>) -> String {
         let mut text = String::new();
         if let Place::ShapeValue { shape, key } = token.place
             && let Some(name) = walker

@@ -12,11 +12,10 @@ mod files;
 mod inspect;
 mod json;
 mod stats;
-mod tables;
 mod tag;
 #[cfg(test)]
 mod testing;
-mod walker;
+mod tokens_check;
 
 use std::io::Write;
 use std::process::ExitCode;

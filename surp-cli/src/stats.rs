@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 use crate::error::Error;
 use crate::files;
-use crate::walker::{Item, Token, Walker};
+use surp::tokens::{Item, Token, Tokens};
 
 /// Arguments of `surp stats`.
 #[derive(Debug, clap::Args)]
@@ -114,8 +114,7 @@ impl Breakdown {
     /// Walks a document; fails on the first error, as a decoder would.
     pub fn of(input: &[u8]) -> Result<Breakdown, surp::Error> {
         let mut breakdown = Breakdown::default();
-        let mut walker = Walker::new(input);
-        while let Some(token) = walker.next_token() {
+        for token in Tokens::new(input) {
             let token = token?;
             let i = Category::of(&token).index();
             breakdown.bytes[i] += token.bytes.len() as u64;

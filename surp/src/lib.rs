@@ -81,6 +81,7 @@ mod options;
 pub mod output;
 pub mod read;
 pub mod ser;
+pub mod tokens;
 mod utf8;
 pub mod value;
 pub mod wire;

@@ -1,18 +1,21 @@
 //! The string and shape tables of a deduplicated document, rebuilt while it
-//! is walked, so `inspect` can say what a reference stands for.
+//! is walked, so that a token can say what a reference stands for.
 //!
-//! The `surp` decoder keeps its tables private, so this module keeps its
-//! own, filled by the same rules (`surp::__private::dedup`) with the limits the `surp`
-//! decoder uses by default, so a document this walker accepts is one
-//! `surp::from_slice` accepts.
+//! They hold the strings themselves (borrowed from the input), where the
+//! decoder's tables hold positions, and are filled by the same rules
+//! (`crate::dedup`) with the decoder's default limits, so a document the
+//! walk accepts is one [`crate::from_slice`] accepts.
 
-use surp::__private::dedup::{self, ShapeCandidate};
+#[allow(unused_imports)]
+use crate::prelude::*;
+
+use crate::dedup::{self, ShapeCandidate};
 
 /// Most slots the string table takes: what `surp` decodes by default.
-const MAX_DEDUP_STRINGS: usize = dedup::string_table_limit(surp::DEFAULT_MAX_DEDUP_STRINGS);
+const MAX_DEDUP_STRINGS: usize = dedup::string_table_limit(crate::DEFAULT_MAX_DEDUP_STRINGS);
 
 /// Most shapes the shape table takes: what `surp` decodes by default.
-const SHAPE_LIMIT: usize = dedup::shape_table_limit(surp::DEFAULT_MAX_DEDUP_SHAPES);
+const SHAPE_LIMIT: usize = dedup::shape_table_limit(crate::DEFAULT_MAX_DEDUP_SHAPES);
 
 /// One registered shape: where its keys are, and the map that defined it.
 #[derive(Clone, Copy, Debug)]
@@ -24,7 +27,7 @@ struct Shape {
 
 /// An explicit map being walked, which may become a shape.
 #[derive(Clone, Copy, Debug)]
-pub struct Candidate {
+pub(crate) struct Candidate {
     /// Where the map's keys start on the pending stack.
     mark: usize,
     /// What the rules know so far.
@@ -33,7 +36,8 @@ pub struct Candidate {
     offset: usize,
 }
 
-/// The string table (section 7.1) and the shape table (section 7.2).
+/// The string table (spec section 7.1) and the shape table (section 7.2)
+/// of the document being walked.
 #[derive(Debug, Default)]
 pub struct Tables<'a> {
     strings: Vec<&'a str>,
@@ -45,7 +49,7 @@ pub struct Tables<'a> {
 
 impl<'a> Tables<'a> {
     /// Gives a string literal the next slot if it takes one.
-    pub fn take_slot(&mut self, text: &'a str) -> Option<u32> {
+    pub(crate) fn take_slot(&mut self, text: &'a str) -> Option<u32> {
         let next = self.strings.len();
         if dedup::takes_slot(text.len(), next, MAX_DEDUP_STRINGS) {
             self.strings.push(text);
@@ -84,7 +88,7 @@ impl<'a> Tables<'a> {
 
     /// Starts an explicit map of `count` entries whose header, at `offset`,
     /// is `header_size` bytes.
-    pub fn begin_map(&self, offset: usize, count: u64, header_size: usize) -> Candidate {
+    pub(crate) fn begin_map(&self, offset: usize, count: u64, header_size: usize) -> Candidate {
         Candidate {
             mark: self.pending.len(),
             shape: ShapeCandidate::new(count, header_size),
@@ -94,7 +98,7 @@ impl<'a> Tables<'a> {
 
     /// Records a key of an explicit map: `Some(text)` for a string key
     /// (literal or reference) written in `size` bytes, `None` for any other.
-    pub fn record_key(&mut self, map: &mut Candidate, key: Option<&'a str>, size: usize) {
+    pub(crate) fn record_key(&mut self, map: &mut Candidate, key: Option<&'a str>, size: usize) {
         match key {
             Some(text) => {
                 if map.shape.string_key(size) {
@@ -106,7 +110,7 @@ impl<'a> Tables<'a> {
     }
 
     /// Ends an explicit map; returns the shape it became, if any.
-    pub fn end_map(&mut self, map: Candidate) -> Option<u32> {
+    pub(crate) fn end_map(&mut self, map: Candidate) -> Option<u32> {
         let next = self.shapes.len();
         let keys = self.pending.len().saturating_sub(map.mark);
         let registered = map.shape.becomes_shape(next, SHAPE_LIMIT);

@@ -1,29 +1,55 @@
-//! The token walker: one pass over a Surp document, one [`Token`] per header,
-//! shared by `inspect` and `stats` so both see the document the same way.
+//! A pull parser over a whole document: one [`Token`] per header, with its
+//! offset, depth and place, and what deduplication references stand for.
 //!
-//! Each header is read by `surp::__private::wire::decode_header`, the reference decoder
-//! of the tag table. On top of it the walker checks what the `surp` decoder
-//! checks, in the same order and with the same errors and offsets: lengths
-//! against the remaining input, UTF-8, the depth limit, the 128-bit integer
-//! range, references against the deduplication [`Tables`], trailing bytes.
-//! It keeps an explicit
-//! stack instead of recursing, and never allocates from a length the input
-//! claims.
+//! This is the walk that tools share (`surp inspect` and `surp stats` are
+//! built on it), as [`wire::decode_header`] is the one reader of a single
+//! header. On top of the headers, [`Tokens`] checks what the decoder checks,
+//! with the same errors and offsets: lengths against the remaining input,
+//! UTF-8, the depth limit of the default [`Options`](crate::Options), the
+//! 128-bit integer range, references against the deduplication [`Tables`]
+//! (filled by the rules of the spec, section 7), trailing bytes. It keeps an
+//! explicit stack instead of recursing, and never allocates from a length
+//! the input claims.
 //!
-//! [`Walker::streaming`] reads like a decoder that cannot see the end of its
-//! input: a count larger than the rest of the input is not an error in itself, so a truncated document is walked up to
-//! the point where it runs out. `inspect` uses it to show every complete
-//! token; `stats` uses [`Walker::new`], which fails exactly where
-//! `surp::from_slice` does.
+//! ```
+//! use surp::tokens::{Item, Tokens};
+//!
+//! # fn main() -> Result<(), surp::Error> {
+//! let doc = surp::to_vec(&("id", 7u8))?;
+//! let mut items = Vec::new();
+//! for token in Tokens::new(&doc) {
+//!     let token = token?;
+//!     items.push((token.offset, token.item));
+//! }
+//! assert_eq!(items[0], (0, Item::Array(2)));
+//! assert_eq!(items[1], (1, Item::Str { text: "id", slot: None }));
+//! assert_eq!(items[2], (4, Item::Integer(7u8.into())));
+//! # Ok(()) }
+//! ```
+//!
+//! [`Tokens::streaming`] reads like a decoder that cannot see the end of its
+//! input: a count larger than the rest of the input is not an error in
+//! itself, so a truncated document is walked up to the point where it runs
+//! out. [`Tokens::new`] fails exactly where [`crate::from_slice`] does.
 
-use surp::__private::error_at;
-use surp::__private::wire::{self, Header, Kind};
-use surp::{Error, ErrorKind, Integer};
+mod tables;
 
-use crate::tables::{Candidate, Tables};
+pub use tables::Tables;
 
-/// The nesting limit of the `surp` decoder's default options.
-const MAX_DEPTH: usize = surp::DEFAULT_MAX_DEPTH;
+#[allow(unused_imports)]
+use crate::prelude::*;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::value::Integer;
+use crate::wire::{self, Header, Kind};
+use tables::Candidate;
+
+/// The nesting limit of the decoder's default options.
+const MAX_DEPTH: usize = crate::DEFAULT_MAX_DEPTH;
+
+fn error_at(kind: ErrorKind, offset: usize) -> Error {
+    Error::new(kind, offset)
+}
 
 /// Where a token stands in the document.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,11 +173,11 @@ enum State {
 /// Walks a document token by token.
 ///
 /// ```text
-/// let mut walker = Walker::new(&bytes);
-/// while let Some(token) = walker.next_token() { let token = token?; ... }
+/// let mut tokens = Tokens::new(&bytes);
+/// while let Some(token) = tokens.next_token() { let token = token?; ... }
 /// ```
 #[derive(Debug)]
-pub struct Walker<'a> {
+pub struct Tokens<'a> {
     input: &'a [u8],
     pos: usize,
     frames: Vec<Frame>,
@@ -161,11 +187,11 @@ pub struct Walker<'a> {
     strict_lengths: bool,
 }
 
-impl<'a> Walker<'a> {
-    /// A walker at the start of `input` that fails where `surp::from_slice`
+impl<'a> Tokens<'a> {
+    /// A tokens at the start of `input` that fails where `surp::from_slice`
     /// fails, with the same error.
-    pub fn new(input: &'a [u8]) -> Walker<'a> {
-        Walker {
+    pub fn new(input: &'a [u8]) -> Tokens<'a> {
+        Tokens {
             input,
             pos: 0,
             frames: Vec::new(),
@@ -175,11 +201,11 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// A walker that checks declared lengths only as the input runs out.
-    pub fn streaming(input: &'a [u8]) -> Walker<'a> {
-        Walker {
+    /// A tokens that checks declared lengths only as the input runs out.
+    pub fn streaming(input: &'a [u8]) -> Tokens<'a> {
+        Tokens {
             strict_lengths: false,
-            ..Walker::new(input)
+            ..Tokens::new(input)
         }
     }
 
@@ -201,7 +227,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The next token, `None` after the last one or after an error.
-    pub fn next_token(&mut self) -> Option<Result<Token<'a>, Error>> {
+    fn next_token(&mut self) -> Option<Result<Token<'a>>> {
         let result = match self.state {
             State::Finished => return None,
             State::Start => {
@@ -253,7 +279,7 @@ impl<'a> Walker<'a> {
         (place, frame.in_key || place == Place::Key)
     }
 
-    fn value_token(&mut self) -> Result<Token<'a>, Error> {
+    fn value_token(&mut self) -> Result<Token<'a>> {
         let start = self.pos;
         let (place, in_key) = self.place();
         let depth = self.frames.len();
@@ -293,7 +319,7 @@ impl<'a> Walker<'a> {
                 if kind == Kind::Bytes {
                     Item::Bytes(payload)
                 } else {
-                    let text = std::str::from_utf8(payload).map_err(|e| {
+                    let text = core::str::from_utf8(payload).map_err(|e| {
                         error_at(
                             ErrorKind::InvalidUtf8,
                             start + header_size + e.valid_up_to(),
@@ -323,7 +349,7 @@ impl<'a> Walker<'a> {
                 let tables = self.tables_for_ref(start)?;
                 let Some(text) = tables.string(index) else {
                     let defined = tables.strings_defined();
-                    let limit = surp::DEFAULT_MAX_DEDUP_STRINGS;
+                    let limit = crate::DEFAULT_MAX_DEDUP_STRINGS;
                     return Err(error_at(
                         ErrorKind::UnknownStringRef {
                             index,
@@ -339,7 +365,7 @@ impl<'a> Walker<'a> {
                 let tables = self.tables_for_ref(start)?;
                 let Some(keys) = tables.shape(index) else {
                     let defined = tables.shapes_defined();
-                    let limit = surp::DEFAULT_MAX_DEDUP_SHAPES;
+                    let limit = crate::DEFAULT_MAX_DEDUP_SHAPES;
                     return Err(error_at(
                         ErrorKind::UnknownShapeRef {
                             index,
@@ -385,14 +411,14 @@ impl<'a> Walker<'a> {
     }
 
     /// The tables a reference needs: only a deduplicated document has them.
-    fn tables_for_ref(&self, start: usize) -> Result<&Tables<'a>, Error> {
+    fn tables_for_ref(&self, start: usize) -> Result<&Tables<'a>> {
         self.tables
             .as_ref()
             .ok_or_else(|| error_at(ErrorKind::RefWithoutMarker, start))
     }
 
     /// Checks the depth limit before a container or `some` marker opens.
-    fn enter(&self, start: usize) -> Result<(), Error> {
+    fn enter(&self, start: usize) -> Result<()> {
         if self.frames.len() >= MAX_DEPTH {
             return Err(error_at(ErrorKind::DepthLimitExceeded(MAX_DEPTH), start));
         }
@@ -435,280 +461,11 @@ impl<'a> Walker<'a> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    /// What the decoder itself says about `bytes`: its result before
-    /// `from_slice` adds the path to the failing value, which the walker,
-    /// reading tokens, has no notion of.
-    fn decoder(bytes: &[u8]) -> Result<surp::Value, surp::Error> {
-        use serde::Deserialize;
-        let mut de = surp::Deserializer::from_slice(bytes);
-        let value = surp::Value::deserialize(&mut de)?;
-        de.end()?;
-        Ok(value)
-    }
+impl<'a> Iterator for Tokens<'a> {
+    type Item = Result<Token<'a>>;
 
-    use super::*;
-    use crate::testing::{hostile_inputs, seed_documents};
-
-    fn walk(bytes: &[u8]) -> Result<Vec<Token<'_>>, Error> {
-        let mut walker = Walker::new(bytes);
-        let mut tokens = Vec::new();
-        while let Some(token) = walker.next_token() {
-            tokens.push(token?);
-        }
-        Ok(tokens)
-    }
-
-    #[test]
-    fn tokens_cover_every_byte_in_order() {
-        let bytes =
-            surp::to_vec(&serde_json::json!({"id": 7, "tags": ["a", "b"], "x": 1.5})).unwrap();
-        let tokens = walk(&bytes).unwrap();
-        let mut next = 0;
-        for t in &tokens {
-            assert_eq!(t.offset, next);
-            next += t.bytes.len();
-        }
-        assert_eq!(next, bytes.len());
-        let places: Vec<_> = tokens.iter().map(|t| (t.place, t.depth)).collect();
-        assert_eq!(
-            places,
-            [
-                (Place::Root, 0),
-                (Place::Key, 1),
-                (Place::Value, 1),
-                (Place::Key, 1),
-                (Place::Value, 1),
-                (Place::Element, 2),
-                (Place::Element, 2),
-                (Place::Key, 1),
-                (Place::Value, 1),
-            ]
-        );
-    }
-
-    #[test]
-    fn everything_inside_a_key_is_marked_as_key() {
-        // {[1]: 2}
-        let tokens = walk(&[0xb1, 0xa1, 0x01, 0x02]).unwrap();
-        let in_key: Vec<_> = tokens.iter().map(|t| t.in_key).collect();
-        assert_eq!(in_key, [false, true, true, false]);
-    }
-
-    #[test]
-    fn references_resolve_to_what_they_stand_for() {
-        let records = crate::json::parse(
-            br#"[{"name": "surp", "kind": "format"}, {"name": "dedup", "kind": "format"}]"#,
-        )
-        .unwrap();
-        let bytes = surp_dedup::to_vec(&records).unwrap();
-        let tokens = walk(&bytes).unwrap();
-        let shape = tokens
-            .iter()
-            .find_map(|t| match t.item {
-                Item::ShapeRef { index, count } => Some((index, count)),
-                _ => None,
-            })
-            .expect("the second record is a shape reference");
-        assert_eq!(shape, (0, 2));
-        assert!(tokens.iter().any(|t| t.item
-            == Item::StrRef {
-                index: 3,
-                text: "format"
-            }));
-    }
-
-    #[test]
-    fn a_truncated_document_fails_where_the_decoder_does() {
-        let bytes = surp::to_vec(&serde_json::json!({"name": "surp"})).unwrap();
-        for cut in 0..bytes.len() {
-            let ours = walk(&bytes[..cut]).unwrap_err();
-            let theirs = decoder(&bytes[..cut]).unwrap_err();
-            assert_eq!(ours.to_string(), theirs.to_string(), "cut at {cut}");
-        }
-    }
-
-    #[test]
-    fn a_streaming_walk_goes_on_until_the_input_runs_out() {
-        // A map of 6 entries cut after its first key.
-        let bytes = [0xb6, 0x82, b'i', b'd', 0x07, 0x84, b'n'];
-        let mut walker = Walker::streaming(&bytes);
-        let mut items = Vec::new();
-        let err = loop {
-            match walker.next_token() {
-                Some(Ok(token)) => items.push(token.item),
-                Some(Err(e)) => break e,
-                None => panic!("a truncated document must fail"),
-            }
-        };
-        assert_eq!(
-            items,
-            [
-                Item::Map(6),
-                Item::Str {
-                    text: "id",
-                    slot: None
-                },
-                Item::Integer(7.into())
-            ]
-        );
-        assert_eq!(err.to_string(), "unexpected end of input at byte 7");
-        assert_eq!(walker.offset(), 5);
-        // The strict walk fails at the map, as `surp::from_slice` does.
-        let strict = walk(&bytes).unwrap_err();
-        assert_eq!(
-            strict.to_string(),
-            "map declares 6 entries but the input is too short to hold them at byte 0"
-        );
-    }
-
-    #[test]
-    fn a_streaming_walk_survives_the_largest_counts() {
-        for bytes in [
-            &[0xd7, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01][..],
-            &[0xd3, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
-            &[0xcb, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
-        ] {
-            let mut walker = Walker::streaming(bytes);
-            let mut last = None;
-            while let Some(token) = walker.next_token() {
-                last = Some(token.map(|t| t.place));
-            }
-            assert_eq!(
-                last.unwrap().unwrap_err().to_string(),
-                "unexpected end of input at byte 10"
-            );
-        }
-    }
-
-    /// Builds the value the tokens from `at` on stand for.
-    fn rebuild(tokens: &[Token<'_>], at: &mut usize, tables: Option<&Tables<'_>>) -> surp::Value {
-        use surp::Value;
-        let token = tokens[*at];
-        *at += 1;
-        match token.item {
-            Item::DedupMarker | Item::Some => rebuild(tokens, at, tables),
-            Item::Null => Value::Null,
-            Item::Bool(b) => Value::Bool(b),
-            Item::Integer(i) => Value::Integer(i),
-            Item::F16(v) | Item::F32(v) => Value::Float(v.into()),
-            Item::F64(v) => Value::Float(v),
-            Item::Str { text, .. } | Item::StrRef { text, .. } => Value::String(text.into()),
-            Item::Bytes(b) => Value::Bytes(b.to_vec()),
-            Item::Array(n) => Value::Array((0..n).map(|_| rebuild(tokens, at, tables)).collect()),
-            Item::Map(n) => Value::Map(
-                (0..n)
-                    .map(|_| (rebuild(tokens, at, tables), rebuild(tokens, at, tables)))
-                    .collect(),
-            ),
-            Item::ShapeRef { index, .. } => {
-                let keys = tables.and_then(|t| t.shape(index)).unwrap();
-                Value::Map(
-                    keys.iter()
-                        .map(|&k| (Value::from(k), rebuild(tokens, at, tables)))
-                        .collect(),
-                )
-            }
-        }
-    }
-
-    fn assert_agrees(bytes: &[u8]) {
-        let mut walker = Walker::new(bytes);
-        let mut tokens = Vec::new();
-        let ours = loop {
-            match walker.next_token() {
-                Some(Ok(token)) => tokens.push(token),
-                Some(Err(e)) => break Err(e),
-                None => break Ok(()),
-            }
-        };
-        let theirs = decoder(bytes);
-        match (&ours, &theirs) {
-            (Ok(()), Ok(value)) => {
-                let covered: usize = tokens.iter().map(|t| t.bytes.len()).sum();
-                assert_eq!(covered, bytes.len(), "{bytes:02x?}");
-                // Debug, so that NaN compares equal to itself.
-                let rebuilt = rebuild(&tokens, &mut 0, walker.tables());
-                assert_eq!(format!("{rebuilt:?}"), format!("{value:?}"), "{bytes:02x?}");
-            }
-            (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{bytes:02x?}"),
-            _ => panic!(
-                "walker {:?} but decoder {:?} on {bytes:02x?}",
-                ours.map(|_| ()),
-                theirs.map(|_| ())
-            ),
-        }
-    }
-
-    #[test]
-    fn invalid_utf8_is_placed_at_the_bad_byte_of_the_payload() {
-        // A key literal "nam\x84" in a deduplicated document: byte 7 is bad.
-        let bytes = [0xf2, 0xb1, 0x84, b'n', b'a', b'm', 0x84, 0x01];
-        let mut walker = Walker::new(&bytes);
-        let err = loop {
-            match walker.next_token() {
-                Some(Ok(_)) => {}
-                Some(Err(e)) => break e,
-                None => panic!("invalid UTF-8 must fail"),
-            }
-        };
-        assert_eq!(err.to_string(), "invalid UTF-8 in a string at byte 6");
-        let theirs = decoder(&bytes).unwrap_err();
-        assert_eq!(err.to_string(), theirs.to_string());
-    }
-
-    #[test]
-    fn agrees_with_the_decoder_on_random_valid_and_mutated_documents() {
-        for doc in seed_documents() {
-            assert_agrees(&doc);
-        }
-        for input in hostile_inputs(0x5eed_cafe_f00d_1234, 20_000, 3_000) {
-            assert_agrees(&input);
-        }
-    }
-
-    #[test]
-    fn agrees_with_the_decoder_on_the_invalid_test_vectors() {
-        for (hex, error) in [
-            ("", "unexpected end of input at byte 0"),
-            ("f1", "reserved tag byte 0xf1 at byte 0"),
-            (
-                "f2f70001",
-                "reference to shape 256, but none is defined yet at byte 1",
-            ),
-            (
-                "f2a2f30083616263",
-                "reference to string slot 0, but none is defined yet at byte 2",
-            ),
-            (
-                "a1f2",
-                "deduplication marker is only allowed at the start of a document at byte 1",
-            ),
-            ("83eda080", "invalid UTF-8 in a string at byte 1"),
-            (
-                "ef080000000000000000",
-                "wide integer with invalid length 8 (expected 9 to 16 bytes) at byte 0",
-            ),
-        ] {
-            let bytes: Vec<u8> = (0..hex.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
-                .collect();
-            assert_eq!(walk(&bytes).unwrap_err().to_string(), error);
-            assert_agrees(&bytes);
-        }
-        let deep = [vec![0xa1; 129], vec![0]].concat();
-        assert_agrees(&deep);
-        let some = [vec![0xeb; 129], vec![0xe8]].concat();
-        assert_agrees(&some);
-    }
-
-    #[test]
-    fn the_walker_stops_after_an_error() {
-        let mut walker = Walker::new(&[0xa2, 0x01]);
-        assert!(walker.next_token().unwrap().is_err());
-        assert_eq!(walker.offset(), 0);
-        assert!(walker.next_token().is_none());
+    /// The next token; `None` after the last one, or after an error.
+    fn next(&mut self) -> Option<Result<Token<'a>>> {
+        self.next_token()
     }
 }
