@@ -23,6 +23,7 @@ import { isWellFormed, wellFormed, writeUtf8 } from "./utf8.js";
 import { Entries, Some, unwrapSome } from "./value.js";
 
 const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+const U64_MAX = (1n << 64n) - 1n;
 const U128_MAX = (1n << 128n) - 1n;
 const I128_MIN = -(1n << 127n);
 const TWO_32 = 2 ** 32;
@@ -546,22 +547,29 @@ export class Encoder {
       this.integer(Number(v));
       return;
     }
+    const negative = v < 0n;
+    const n = negative ? -1n - v : v;
+    this.ensure(18);
+    if (n <= U64_MAX) {
+      // Beyond 2^53 and within 64 bits: two 32-bit halves as numbers.
+      const hi = Number(n >> 32n);
+      const w = hi < 0x100 ? 5 : hi < 0x10000 ? 6 : hi < 0x1000000 ? 7 : 8;
+      const p = this.pos;
+      this.buf[p] = (negative ? tag.NINT : tag.UINT) + w - 1;
+      this.view.setUint32(p + 1, Number(n & 0xffffffffn), true);
+      for (let i = 4, h = hi; i < w; i++, h >>>= 8) this.buf[p + 1 + i] = h & 0xff;
+      this.pos = p + 1 + w;
+      return;
+    }
     if (v > U128_MAX || v < I128_MIN) {
       throw new SurpError("IntegerOutOfRange", `the integer ${v} is outside i128::MIN to u128::MAX`);
     }
-    const negative = v < 0n;
-    let n = negative ? -1n - v : v;
-    let w = 0;
-    for (let m = n; m > 0n; m >>= 8n) w++;
-    this.ensure(2 + w);
+    let w = 8;
+    while (n >> BigInt(8 * w) > 0n) w++;
     const buf = this.buf;
-    if (w <= 8) {
-      buf[this.pos++] = (negative ? tag.NINT : tag.UINT) + w - 1;
-    } else {
-      buf[this.pos++] = negative ? tag.WIDE_NINT : tag.WIDE_UINT;
-      buf[this.pos++] = w;
-    }
-    for (let i = 0; i < w; i++, n >>= 8n) buf[this.pos++] = Number(n & 0xffn);
+    buf[this.pos++] = negative ? tag.WIDE_NINT : tag.WIDE_UINT;
+    buf[this.pos++] = w;
+    for (let i = 0, m = n; i < w; i++, m >>= 8n) buf[this.pos++] = Number(m & 0xffn);
   }
 
   /**
