@@ -12,7 +12,8 @@ use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
 use super::access::{AnyKeys, Entries, EnumAccess, KeyText, Keys, key_from_kept, next_item};
-use crate::dedup::{FieldsSeen, ShapeCandidate};
+use super::tables::FieldsSeen;
+use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{Read, Reference, Span};
 use crate::utf8::utf8;

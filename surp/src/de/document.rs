@@ -12,7 +12,7 @@
 //! literal or a reference meeting a table, and a marker at depth 0.
 
 use super::Deserializer;
-use crate::dedup::Dictionary;
+use super::tables::Dictionary;
 use crate::error::{Error, ErrorKind, Result};
 #[allow(unused_imports)]
 use crate::prelude::*;

@@ -11,8 +11,9 @@
 //!   through `any_tag`, the one general dispatcher;
 //! - `access`: arrays, maps and enums; every nested value is visited
 //!   between `open` and `close` here, the limit steps around it;
-//! - `dedup`: string and shape references of deduplicated documents, on
-//!   top of the tables in `crate::dedup`;
+//! - `dedup`: string and shape references of deduplicated documents;
+//! - `tables`: this decoder's string and shape tables, filled by the rules
+//!   in `crate::dedup`;
 //! - `entry`: decoding one whole document ([`Options::from_slice`] and
 //!   [`Options::from_reader`]), and the path and hint of a failed one;
 //! - `skip`: skipping an ignored value, iteratively, so ignored data cannot
@@ -25,12 +26,12 @@ mod document;
 mod entry;
 mod skip;
 mod stream;
+mod tables;
 
 pub use stream::{StreamDeserializer, take_from_slice};
 
 use serde::de::IntoDeserializer;
 
-use crate::dedup::Dictionary;
 use crate::error::{Error, ErrorKind, Result};
 use crate::options::Options;
 #[allow(unused_imports)]
@@ -39,6 +40,7 @@ use crate::prelude::*;
 use crate::read::IoRead;
 use crate::read::{Read, SliceRead};
 use crate::wire::{self, Kind};
+use tables::Dictionary;
 
 /// A Surp deserializer over a slice ([`SliceRead`]) or a reader ([`IoRead`]).
 ///

@@ -8,7 +8,7 @@
 //! document cannot make them allocate more. What enters them is decided by
 //! the rules in the parent module, which the encoder calls too.
 
-use super::{ShapeCandidate, shape_table_limit, string_table_limit, takes_slot};
+use crate::dedup::{ShapeCandidate, shape_table_limit, string_table_limit, takes_slot};
 #[allow(unused_imports)]
 use crate::prelude::*;
 use crate::read::Span;

@@ -1,5 +1,5 @@
 //! Deduplication: the rules that the `surp` decoder and the `surp-dedup`
-//! encoder share, and the decoder's tables.
+//! encoder share. The decoder's tables are its own (`de/tables.rs`).
 //!
 //! A deduplicated document starts with [`wire::DEDUP_MARKER`]. As it is
 //! read, two tables fill up implicitly, with no table written anywhere:
@@ -20,10 +20,6 @@
 //! decoder, the encoder and the CLI all call them, so they cannot drift.
 //!
 //! [`from_slice`]: crate::from_slice
-
-mod tables;
-
-pub(crate) use tables::{Dictionary, FieldsSeen};
 
 use crate::wire;
 
