@@ -92,14 +92,17 @@ export function f16BitsOfF32(b: number): number {
   return -1;
 }
 
+/** `2 ** (e - 25)` for each binary16 exponent field `e`; the subnormals' scale at 0. */
+const HALF_SCALE = Array.from({ length: 32 }, (_, e) => 2 ** (e === 0 ? -24 : e - 25));
+
 /** The number a binary16 value with bits `h` stands for (a NaN loses its payload). */
 export function f16ToNumber(h: number): number {
   const exp = (h >>> 10) & 0x1f;
   const man = h & 0x3ff;
   let v: number;
-  if (exp === 0) v = man * 2 ** -24;
+  if (exp === 0) v = man * HALF_SCALE[0];
   else if (exp === 31) v = man === 0 ? Infinity : NaN;
-  else v = (1024 + man) * 2 ** (exp - 25);
+  else v = (1024 + man) * HALF_SCALE[exp];
   return h & 0x8000 ? -v : v;
 }
 

@@ -290,3 +290,17 @@ test("input in shared memory decodes as any other", () => {
   shared[9 + 10] = 0xff; // inside the long string, whose payload starts at 9
   throwsSurp(() => decode(shared), "InvalidUtf8", 9);
 });
+
+test("every binary16 value decodes to its number and encodes back to itself", () => {
+  const doc = new Uint8Array([0xec, 0, 0]);
+  for (let h = 0; h < 0x10000; h++) {
+    doc[1] = h & 0xff;
+    doc[2] = h >> 8;
+    const exp = (h >> 10) & 0x1f;
+    const man = h & 0x3ff;
+    const magnitude = exp === 0 ? man * Math.pow(2, -24) : exp === 31 ? (man ? NaN : Infinity) : (1024 + man) * Math.pow(2, exp - 25);
+    const x = decode(doc);
+    assert.ok(Object.is(x, h & 0x8000 ? -magnitude : magnitude), `ec ${h.toString(16)}: ${x}`);
+    assert.equal(hex(decode(doc, { wrapFloats: true })), hexOf(doc), `ec ${h.toString(16)}`);
+  }
+});
