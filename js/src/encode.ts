@@ -180,6 +180,9 @@ export class Encoder {
       this.bytes(new Uint8Array(v));
     } else if (v instanceof Set) {
       this.array(Array.from(v), depth);
+    } else if (v instanceof Number || v instanceof String || v instanceof Boolean) {
+      // A boxed primitive is its primitive, as in JSON.
+      this.value(v.valueOf(), depth);
     } else if (typeof (v as { toJSON?: unknown }).toJSON === "function") {
       this.value((v as { toJSON(): unknown }).toJSON(), depth);
     } else {

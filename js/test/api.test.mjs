@@ -144,6 +144,7 @@ test("objects with string keys are plain objects; other maps are Maps", () => {
   }
   assert.equal(hex(new Point()), hex({ x: 1 }));
   assert.equal(hex(new Date(0)), hex("1970-01-01T00:00:00.000Z"));
+  assert.equal(hex([new Number(5), new String("a"), new Boolean(true)]), hex([5, "a", true]));
 });
 
 test("__proto__ and constructor keys become own properties, never the prototype", () => {
