@@ -50,12 +50,14 @@ const CACHED_KEY_MAX = 16;
 const KEY_CACHE_SIZE = 4096;
 
 /** Input a decoder accepts: bytes, or a buffer of them. */
-export type Input = Uint8Array | ArrayBuffer | ArrayBufferView;
+export type Input = Uint8Array | ArrayBufferLike | ArrayBufferView;
 
 function bytesOf(input: Input): Uint8Array {
   if (input instanceof Uint8Array) return input;
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
-  if (input instanceof ArrayBuffer) return new Uint8Array(input);
+  if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && input instanceof SharedArrayBuffer)) {
+    return new Uint8Array(input);
+  }
   throw new SurpError("Message", "the input is not a Uint8Array, an ArrayBuffer or a view of one");
 }
 

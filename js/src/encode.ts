@@ -175,8 +175,8 @@ export class Encoder {
       if (v.nanBits !== undefined) this.nan(v.nanBits);
       else this.float(v.value);
     } else if (ArrayBuffer.isView(v)) {
-      this.view_(v, depth);
-    } else if (v instanceof ArrayBuffer) {
+      this.typedArray(v, depth);
+    } else if (v instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && v instanceof SharedArrayBuffer)) {
       this.bytes(new Uint8Array(v));
     } else if (v instanceof Set) {
       this.array(Array.from(v), depth);
@@ -192,7 +192,7 @@ export class Encoder {
   }
 
   /** Typed arrays other than `Uint8Array`, and `DataView`s. */
-  private view_(v: ArrayBufferView, depth: number): void {
+  private typedArray(v: ArrayBufferView, depth: number): void {
     if (v instanceof Uint8ClampedArray || v instanceof DataView) {
       this.bytes(new Uint8Array(v.buffer, v.byteOffset, v.byteLength));
       return;
