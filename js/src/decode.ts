@@ -201,12 +201,19 @@ export class Decoder {
     this.keyTop = 0;
     if (this.dedup) {
       this.dedup = false;
-      this.slots = [];
-      this.slotLens = [];
-      this.shapeKeys = [];
-      this.shapeCharges = [];
-      this.shapeRecords = [];
+      this.newTables();
     }
+  }
+
+  /** Empty deduplication tables, for a document or to let the last one's go. */
+  private newTables(): void {
+    this.slots = [];
+    this.slotLens = [];
+    this.shapeKeys = [];
+    this.shapeCharges = [];
+    this.shapeRecords = [];
+    this.expanded = 0;
+    this.allowed = 0;
   }
 
   /** Reads the document at `pos`: its marker, if any, then its value. */
@@ -215,13 +222,7 @@ export class Decoder {
     this.docStart = start;
     if (start < this.end && this.src[start] === tag.DEDUP_MARKER) {
       this.dedup = true;
-      this.slots = [];
-      this.slotLens = [];
-      this.shapeKeys = [];
-      this.shapeCharges = [];
-      this.shapeRecords = [];
-      this.expanded = 0;
-      this.allowed = 0;
+      this.newTables();
       this.pos = start + 1;
     } else {
       this.dedup = false;
