@@ -1,9 +1,9 @@
 // Differential tests against the Rust crates, through the `surp` CLI
 // (surp-cli) and the datasets that `surp-bench export` writes. Skipped
-// unless both are at hand: SURP_CLI (default ../target/release/surp) and
-// SURP_EXPORT_DIR (default: exported now by ../target/release/surp-bench,
-// if it is built). Build them with
-//   cargo build --release -p surp-cli -p surp-bench
+// unless they are at hand: SURP_CLI (default target/release/surp, else
+// target/debug/surp) and SURP_EXPORT_DIR (default: exported now by
+// surp-bench, from the same places). `cargo test --workspace` builds both
+// in debug; `cargo build --release -p surp-cli -p surp-bench` is faster.
 //
 // The CLI reads JSON: an integer in the i64 or u64 range is an integer,
 // any other number a binary64 float (surp-cli/src/json.rs). Values here
@@ -22,8 +22,13 @@ import { decode, encode } from "../dist/index.js";
 import { fromHex, hexOf, normalize, toJs, toNotation } from "./notation.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
-const cli = process.env.SURP_CLI ?? join(root, "target/release/surp");
-const bench = join(root, "target/release/surp-bench");
+/** A workspace binary: the release build if there is one, else the debug build. */
+function binary(name) {
+  const release = join(root, "target/release", name);
+  return existsSync(release) ? release : join(root, "target/debug", name);
+}
+const cli = process.env.SURP_CLI ?? binary("surp");
+const bench = binary("surp-bench");
 // Values compared one by one (a process each), and in one document.
 const RUNS = Number(process.env.SURP_DIFFERENTIAL_RUNS ?? 30);
 const BATCH = 300;
