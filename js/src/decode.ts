@@ -33,15 +33,11 @@ import {
   type DecodeOptions,
 } from "./options.js";
 import * as tag from "./tag.js";
-import { type RecordFn, type ValueReader, recordFn } from "./records.js";
+import { MAX_RECORD_NODES, RecordNode, type ValueReader, recordFn, shapeFn } from "./records.js";
 import { readUtf8 } from "./utf8.js";
 import { Entries } from "./value.js";
 
 const EMPTY = new Uint8Array(0);
-/** A shape whose objects have no made function: set one property at a time. */
-const NO_RECORD_FN: RecordFn = () => {
-  throw new Error("unreachable");
-};
 const EMPTY_VIEW = new DataView(EMPTY.buffer);
 const TWO_32 = 2 ** 32;
 
@@ -108,11 +104,8 @@ export class Decoder {
   /** The UTF-8 length of each slot's string: what a reference to it is charged. */
   private slotLens: number[] = [];
   private shapeKeys: string[][] = [];
-  /**
-   * Per shape: `undefined` before its first reference, `null` after it,
-   * then the function that builds its objects (or `NO_RECORD_FN`).
-   */
-  private shapeRecords: (RecordFn | null | undefined)[] = [];
+  /** The record node of each shape referenced so far. */
+  private shapeNodes: (RecordNode | null | undefined)[] = [];
   /** What a reference to each shape is charged: its keys' lengths plus 2 each. */
   private shapeCharges: number[] = [];
   /** What the references so far expand to. */
@@ -124,6 +117,11 @@ export class Decoder {
 
   /** The string keys of the maps being read, innermost last. */
   private keyStack: string[] = [];
+  /** The values of the keys on `keyStack`, while their object is read. */
+  private valueStack: unknown[] = [];
+  /** Key sequences of the plain objects read, and their record functions. */
+  private records = new RecordNode();
+  private recordNodes = 0;
   private keyTop = 0;
 
   /** Short keys by their bytes, so that a repeated key is one string. */
@@ -199,6 +197,9 @@ export class Decoder {
     this.src = EMPTY;
     this.view = EMPTY_VIEW;
     this.keyTop = 0;
+    // The staged values would keep the last document alive.
+    if (this.valueStack.length > 1024) this.valueStack = [];
+    else this.valueStack.fill(undefined);
     if (this.dedup) {
       this.dedup = false;
       this.newTables();
@@ -211,7 +212,7 @@ export class Decoder {
     this.slotLens = [];
     this.shapeKeys = [];
     this.shapeCharges = [];
-    this.shapeRecords = [];
+    this.shapeNodes = [];
     this.expanded = 0;
     this.allowed = 0;
   }
@@ -403,12 +404,11 @@ export class Decoder {
     this.enter(depth, start);
     const base = this.keyTop;
     const keys = this.keyStack;
-    let o: Record<string, unknown> | null = null;
-    let m: Map<unknown, unknown> | null = null;
-    let e: [unknown, unknown][] | null = null;
-    if (this.mapsAs === 0) o = {};
-    else if (this.mapsAs === 1) m = new Map();
-    else e = new Array(n);
+    // An object's keys and values are staged on the stacks until the map
+    // ends (or a key that is no string makes it a `Map`).
+    let staged = this.mapsAs === 0;
+    let m: Map<unknown, unknown> | null = this.mapsAs === 1 ? new Map() : null;
+    const e: [unknown, unknown][] | null = this.mapsAs === 2 ? new Array(n) : null;
     // Whether every key starts with a string tag, and the bytes and
     // expansion charge of the keys, for the shape.
     let stringKeys = true;
@@ -423,17 +423,17 @@ export class Decoder {
       } else {
         stringKeys = false;
       }
-      // The keys in order, duplicates included: the shape's, and the
-      // object's (a `Map` made from it needs their order).
-      if (typeof key === "string" && (o !== null || stringKeys)) keys[this.keyTop++] = key;
+      // The keys in order, duplicates included: the object's and the shape's.
+      const onStack = typeof key === "string" && (staged || stringKeys);
+      if (onStack) keys[this.keyTop++] = key;
       const value = this.read(depth + 1);
-      if (o !== null) {
-        if (typeof key === "string") {
-          setProperty(o, key, value);
+      if (staged) {
+        if (onStack) {
+          this.valueStack[this.keyTop - 1] = value;
           continue;
         }
-        m = this.toMap(o, base);
-        o = null;
+        m = this.stagedMap(base);
+        staged = false;
       }
       if (m !== null) m.set(key, value);
       else e![i] = [key, value];
@@ -445,8 +445,53 @@ export class Decoder {
         this.shapeCharges.push(charge);
       }
     }
+    const value = staged ? this.record(base) : m !== null ? m : new Entries(e!);
     this.keyTop = base;
-    return o !== null ? o : m !== null ? m : new Entries(e!);
+    return value;
+  }
+
+  /**
+   * The object of the keys and values staged from `base` on: built by its
+   * key sequence's function if it has one (records.ts), else property by
+   * property; its second use gives the sequence a function.
+   */
+  private record(base: number): Record<string, unknown> {
+    const keys = this.keyStack;
+    const values = this.valueStack;
+    const top = this.keyTop;
+    const node = this.recordNode(keys, base, top);
+    if (node !== null && node.fn !== null) return node.fn(values, base);
+    const o: Record<string, unknown> = {};
+    for (let i = base; i < top; i++) setProperty(o, keys[i], values[i]);
+    if (node !== null && ++node.uses === 2) node.fn = recordFn(keys.slice(base, top));
+    return o;
+  }
+
+  /**
+   * The record node of the key sequence `keys[from..to)`, made if missing
+   * while the trie has room; null for a sequence too long to be a shape or
+   * when the trie is full.
+   */
+  private recordNode(keys: readonly string[], from: number, to: number): RecordNode | null {
+    let node: RecordNode = this.records;
+    for (let i = from; i < to; i++) {
+      const next = node.child(keys[i]);
+      if (next !== undefined) {
+        node = next;
+        continue;
+      }
+      if (to - from > MAX_SHAPE_KEYS || this.recordNodes >= MAX_RECORD_NODES) return null;
+      this.recordNodes++;
+      node = node.childOrNew(keys[i]);
+    }
+    return node;
+  }
+
+  /** The keys and values staged from `base` on, as a `Map`. */
+  private stagedMap(base: number): Map<unknown, unknown> {
+    const m = new Map<unknown, unknown>();
+    for (let i = base; i < this.keyTop; i++) m.set(this.keyStack[i], this.valueStack[i]);
+    return m;
   }
 
   /**
@@ -465,16 +510,6 @@ export class Decoder {
     }
     this.stringTag = (t >= tag.STR8 && t < tag.BIN8) || (t >= tag.STR_REF && t < tag.SHAPE_REF);
     return this.read(depth + 1);
-  }
-
-  /** The object built so far as a `Map`, its keys in the order they came. */
-  private toMap(o: Record<string, unknown>, base: number): Map<unknown, unknown> {
-    const m = new Map<unknown, unknown>();
-    for (let i = base; i < this.keyTop; i++) {
-      const k = this.keyStack[i];
-      m.set(k, o[k]);
-    }
-    return m;
   }
 
   /**
@@ -527,14 +562,14 @@ export class Decoder {
       for (let i = 0; i < n; i++) e[i] = [keys[i], this.read(depth + 1)];
       return new Entries(e);
     }
-    // From its second use in a document, a shape's objects are built by a
-    // function made for its keys (records.ts).
-    const fn = this.shapeRecords[index];
-    if (typeof fn === "function") {
+    // The shape's record node, found once per document.
+    let node = this.shapeNodes[index];
+    if (node === undefined) node = this.shapeNodes[index] = this.recordNode(keys, 0, n);
+    if (node !== null) {
+      let fn = node.shapeFn;
+      if (fn === undefined) fn = node.shapeFn = shapeFn(keys);
       // `read` is private to TypeScript only; the made function calls it.
-      if (fn !== NO_RECORD_FN) return fn(this as unknown as ValueReader, depth + 1);
-    } else {
-      this.shapeRecords[index] = fn === undefined ? null : (recordFn(keys) ?? NO_RECORD_FN);
+      if (fn !== null) return fn(this as unknown as ValueReader, depth + 1);
     }
     const o: Record<string, unknown> = {};
     for (let i = 0; i < n; i++) setProperty(o, keys[i], this.read(depth + 1));

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { KeyTrie } from "./trie.js";
+
 /** The most keys a shape has. */
 export const MAX_SHAPE_KEYS = 64;
 
@@ -19,21 +21,8 @@ export function shapeRefSize(shape: number): number {
   return shape < 8 ? 1 : shape < 0x100 ? 2 : 3;
 }
 
-/**
- * A node of the encoder's shape table: a trie of key sequences, so that a
- * map finds its shape with one lookup per key, without building a string
- * of its keys.
- */
-export class ShapeNode {
-  /**
-   * The first key that continued these keys, and its node: most sequences
-   * go on one way (a record type's next field), which a comparison finds
-   * without hashing.
-   */
-  firstKey: string | undefined = undefined;
-  first: ShapeNode | undefined = undefined;
-  /** The nodes of the other sequences one key longer. */
-  next: Map<string, ShapeNode> | undefined = undefined;
+/** A node of the encoder's shape table: the shape of the key sequence that leads to it. */
+export class ShapeNode extends KeyTrie {
   /** The lowest-numbered shape with exactly these keys, or -1. */
   shape = -1;
   /**
@@ -44,25 +33,8 @@ export class ShapeNode {
    */
   reference = false;
 
-  /** The node for these keys followed by `key`, if any. */
-  child(key: string): ShapeNode | undefined {
-    if (key === this.firstKey) return this.first;
-    return this.next?.get(key);
-  }
-
-  /** The node for these keys followed by `key`, made if missing. */
-  childOrNew(key: string): ShapeNode {
-    let node = this.child(key);
-    if (node !== undefined) return node;
-    node = new ShapeNode();
-    if (this.first === undefined) {
-      this.firstKey = key;
-      this.first = node;
-    } else {
-      if (this.next === undefined) this.next = new Map();
-      this.next.set(key, node);
-    }
-    return node;
+  protected make(): this {
+    return new ShapeNode() as this;
   }
 }
 

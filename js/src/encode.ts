@@ -9,7 +9,7 @@
  * @module
  */
 
-import { EncoderTables, MAX_SHAPE_KEYS, type ShapeNode, shapeRefSize, strRefSize } from "./dedup.js";
+import { EncoderTables, MAX_SHAPE_KEYS, shapeRefSize, strRefSize } from "./dedup.js";
 import { SurpError, depthLimitExceeded, fromEngine, unsupported } from "./errors.js";
 import { f16BitsOfF32, f32Bits, Float, narrowNaN } from "./float.js";
 import {
@@ -27,13 +27,6 @@ const U64_MAX = (1n << 64n) - 1n;
 const U128_MAX = (1n << 128n) - 1n;
 const I128_MIN = -(1n << 127n);
 const TWO_32 = 2 ** 32;
-
-/** The node of the key sequence `keys` in the shape table, if any. */
-function find(root: ShapeNode, keys: string[]): ShapeNode | undefined {
-  let node: ShapeNode | undefined = root;
-  for (let i = 0; i < keys.length && node !== undefined; i++) node = node.child(keys[i]);
-  return node;
-}
 
 /** The bytes of a length: 1, 2, 4 or 8, by its length class. */
 function lengthWidth(n: number): number {
@@ -310,10 +303,10 @@ export class Encoder {
     let shapeKeys: string[] | null = null;
     if (shapeable && tables.shapes > 0) {
       // The lowest-numbered shape registered before this map's first byte.
-      let node = find(tables.root, keys);
+      let node = tables.root.find(keys, 0, n);
       if (node === undefined && !keys.every(isWellFormed)) {
         shapeKeys = keys.map(wellFormed);
-        node = find(tables.root, shapeKeys);
+        node = tables.root.find(shapeKeys, 0, n);
       }
       if (node !== undefined && node.reference) {
         this.shapeRef(node.shape);

@@ -163,14 +163,26 @@ test("__proto__ and constructor keys become own properties, never the prototype"
   const many = decode(encode([1, 2, 3, 4, 5].map((i) => JSON.parse(`{"__proto__": ${i}, "a": 0}`)), { dedup: true }));
   for (const o of many) assert.equal(Object.getPrototypeOf(o), Object.prototype);
   assert.deepEqual(many.map((o) => Object.getOwnPropertyDescriptor(o, "__proto__").value), [1, 2, 3, 4, 5]);
+  // And records of a plain document.
+  const plain = decode(encode([1, 2, 3, 4, 5].map((i) => JSON.parse(`{"a": 0, "__proto__": ${i}}`))));
+  for (const o of plain) assert.equal(Object.getPrototypeOf(o), Object.prototype);
+  assert.deepEqual(plain.map((o) => Object.getOwnPropertyDescriptor(o, "__proto__").value), [1, 2, 3, 4, 5]);
 });
 
 test("records built for a shape hold every key, in order, whatever the key", () => {
   const keys = ["b", "a", "1", "", "é", "\u2028", 'q"uote', "constructor", "toString"];
   const records = [0, 1, 2, 3, 4].map((i) => Object.fromEntries(keys.map((k) => [k, i])));
-  const back = decode(encode(records, { dedup: true }));
-  assert.deepEqual(back, records);
-  for (const o of back) assert.deepEqual(Object.keys(o), Object.keys(records[0]));
+  for (const options of [undefined, { dedup: true }]) {
+    const back = decode(encode(records, options));
+    assert.deepEqual(back, records);
+    for (const o of back) assert.deepEqual(Object.keys(o), Object.keys(records[0]));
+  }
+  // A repeated key keeps its first place and its last value.
+  const twice = new Entries([["a", 1], ["b", 2], ["a", 3]]);
+  for (const o of decode(encode([twice, twice, twice]))) assert.deepEqual(Object.entries(o), [["a", 3], ["b", 2]]);
+  // A key that is no string, after string keys, makes the map a Map, in order.
+  const mixed = new Entries([["a", 1], [2, 2], ["c", 3]]);
+  for (const m of decode(encode([mixed, mixed, mixed]))) assert.deepEqual([...m], [["a", 1], [2, 2], ["c", 3]]);
 });
 
 test("floats keep their bits with wrapFloats", () => {
