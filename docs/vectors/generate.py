@@ -620,6 +620,7 @@ def invalid():
         case("map count larger than half the rest", "b3" + "0000", "LengthExceedsInput", 0),
         case("invalid UTF-8 in a string", "82c328", "InvalidUtf8", 1),
         case("UTF-16 surrogate in a string", "83eda080", "InvalidUtf8", 1),
+        case("invalid UTF-8 after valid bytes: the error is at the first invalid byte", "8361ff62", "InvalidUtf8", 2),
         case("wide integer with length 8", "ef08" + "00" * 8, "InvalidWideInteger", 0),
         case("wide integer with length 17", "ef11" + "00" * 17, "InvalidWideInteger", 0),
         case("trailing byte after a value", "0000", "TrailingBytes", 1),

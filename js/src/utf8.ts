@@ -2,7 +2,7 @@
  * UTF-8 in both directions. Short strings are converted in JavaScript,
  * which is faster than a call into `TextEncoder`/`TextDecoder` for a few
  * bytes; long ones go through those. Decoding always validates: a string
- * that is not UTF-8 is an error at its first byte (spec section 3.4).
+ * that is not UTF-8 is an error at its first invalid byte (spec section 3.4).
  *
  * @module
  */
@@ -53,7 +53,7 @@ export function writeUtf8(s: string, buf: Uint8Array, p: number): number {
   return p;
 }
 
-/** The error for a string at `offset` (its first payload byte) that is not UTF-8. */
+/** The error for a string that is not UTF-8, at its first invalid byte `offset`. */
 export function invalidUtf8(offset: number): SurpError {
   return new SurpError("InvalidUtf8", "invalid UTF-8 in a string", offset);
 }
@@ -140,16 +140,16 @@ function readShortNonAscii(src: Uint8Array, start: number, end: number): string 
       if (b === 0xf0) lo = 0x90;
       else if (b === 0xf4) hi = 0x8f; // nothing above U+10FFFF
     } else {
-      throw invalidUtf8(start);
+      throw invalidUtf8(i);
     }
     // The continuation bytes must be in the string.
-    if (i + need >= end) throw invalidUtf8(start);
+    if (i + need >= end) throw invalidUtf8(i);
     const c1 = src[i + 1];
-    if (c1 < lo || c1 > hi) throw invalidUtf8(start);
+    if (c1 < lo || c1 > hi) throw invalidUtf8(i);
     cp = (cp << 6) | (c1 & 0x3f);
     for (let k = 2; k <= need; k++) {
       const c = src[i + k];
-      if (c < 0x80 || c > 0xbf) throw invalidUtf8(start);
+      if (c < 0x80 || c > 0xbf) throw invalidUtf8(i);
       cp = (cp << 6) | (c & 0x3f);
     }
     i += need + 1;
@@ -170,7 +170,7 @@ function readLong(src: Uint8Array, start: number, end: number): string {
   } catch (e) {
     // TextDecoder refuses views of shared memory: decode a copy.
     if (!(e instanceof TypeError) || isShared(src)) return readLongCopy(src, start, end);
-    throw invalidUtf8(start);
+    throw invalidUtf8(firstInvalid(src, start, end));
   }
 }
 
@@ -182,8 +182,42 @@ function readLongCopy(src: Uint8Array, start: number, end: number): string {
   try {
     return decoder.decode(src.slice(start, end));
   } catch {
-    throw invalidUtf8(start);
+    throw invalidUtf8(firstInvalid(src, start, end));
   }
+}
+
+/** Where the UTF-8 of `src[start..end]`, which `TextDecoder` refused, first goes wrong. */
+function firstInvalid(src: Uint8Array, start: number, end: number): number {
+  let i = start;
+  while (i < end) {
+    const b = src[i];
+    let need = 0;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (b < 0x80) {
+      i++;
+      continue;
+    } else if (b >= 0xc2 && b <= 0xdf) {
+      need = 1;
+    } else if (b >= 0xe0 && b <= 0xef) {
+      need = 2;
+      if (b === 0xe0) lo = 0xa0;
+      else if (b === 0xed) hi = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      need = 3;
+      if (b === 0xf0) lo = 0x90;
+      else if (b === 0xf4) hi = 0x8f;
+    } else {
+      return i;
+    }
+    if (i + need >= end) return i;
+    if (src[i + 1] < lo || src[i + 1] > hi) return i;
+    for (let k = 2; k <= need; k++) {
+      if (src[i + k] < 0x80 || src[i + k] > 0xbf) return i;
+    }
+    i += need + 1;
+  }
+  return start;
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
