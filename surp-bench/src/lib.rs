@@ -138,7 +138,6 @@ mod suite;
 mod summary;
 mod table;
 mod typed;
-mod typed_proto;
 mod units;
 
 pub use baseline::{Baseline, default_baseline};

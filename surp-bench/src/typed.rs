@@ -2,89 +2,21 @@
 //! types through serde (or, for Protobuf, through prost messages), so the
 //! schema-bound formats can take part.
 //!
-//! The serde formats' functions are generic over the dataset type; a
-//! [`TypedData`] implementation ties a dataset type to its borrowed form
-//! (strings as `&str`) and to its Protobuf messages. [`lanes`] builds one
+//! The serde formats' functions are generic over the dataset type; its
+//! [`TypedData`] implementation (in `surp_datasets::typed`) ties it to its
+//! borrowed form (strings as `&str`) and to its Protobuf messages. [`lanes`] builds one
 //! [`Lane`] per format for a dataset, after checking that the format
 //! round-trips it exactly.
 
-use std::fmt::Debug;
 use std::hint::black_box;
 
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
-use surp_datasets::typed::{AccessLog, GameSaves, GameUpdates, Mesh};
+use surp_datasets::typed::TypedData;
 
 use crate::format::CodecError;
 use crate::measure::{Lane, Unpacker, ZstdStep, timed_decode, timed_encode, timed_roundtrip};
-use crate::typed_proto as proto;
 use crate::{Codec, Format, Operation};
-
-/// A dataset type of the typed suite.
-pub(crate) trait TypedData:
-    Serialize + DeserializeOwned + PartialEq + Debug + 'static
-{
-    /// The same data with its strings borrowed from the input; `Self` for
-    /// types without strings.
-    type Borrowed<'a>: Deserialize<'a> + Serialize;
-    /// The Protobuf message the dataset converts to.
-    type Proto: prost::Message + Default + PartialEq;
-    /// Whether [`Self::Borrowed`] borrows anything, so that a borrowed
-    /// decode is worth its own row.
-    const BORROWS: bool;
-    /// The dataset as Protobuf messages.
-    fn to_proto(&self) -> Self::Proto;
-    /// Protobuf messages back to the dataset.
-    fn from_proto(msg: Self::Proto) -> Result<Self, String>;
-}
-
-impl TypedData for AccessLog<String> {
-    type Borrowed<'a> = AccessLog<&'a str>;
-    type Proto = proto::AccessLogMsg;
-    const BORROWS: bool = true;
-    fn to_proto(&self) -> Self::Proto {
-        proto::log_to_proto(self)
-    }
-    fn from_proto(msg: Self::Proto) -> Result<Self, String> {
-        proto::log_from_proto(msg)
-    }
-}
-
-impl TypedData for Mesh {
-    type Borrowed<'a> = Mesh;
-    type Proto = proto::MeshMsg;
-    const BORROWS: bool = false;
-    fn to_proto(&self) -> Self::Proto {
-        proto::mesh_to_proto(self)
-    }
-    fn from_proto(msg: Self::Proto) -> Result<Self, String> {
-        proto::mesh_from_proto(msg)
-    }
-}
-
-impl TypedData for GameSaves<String> {
-    type Borrowed<'a> = GameSaves<&'a str>;
-    type Proto = proto::GameSavesMsg;
-    const BORROWS: bool = true;
-    fn to_proto(&self) -> Self::Proto {
-        proto::saves_to_proto(self)
-    }
-    fn from_proto(msg: Self::Proto) -> Result<Self, String> {
-        proto::saves_from_proto(msg)
-    }
-}
-
-impl TypedData for GameUpdates {
-    type Borrowed<'a> = GameUpdates;
-    type Proto = proto::GameUpdatesMsg;
-    const BORROWS: bool = false;
-    fn to_proto(&self) -> Self::Proto {
-        proto::updates_to_proto(self)
-    }
-    fn from_proto(msg: Self::Proto) -> Result<Self, String> {
-        proto::updates_from_proto(msg)
-    }
-}
 
 /// Bytes to the borrowed form of a dataset type, for any input lifetime.
 type BorrowFn<T> = for<'a> fn(&'a [u8]) -> Result<<T as TypedData>::Borrowed<'a>, CodecError>;
@@ -245,7 +177,7 @@ fn serde_codec<T: TypedData>(codec: Codec) -> Option<SerdeCodec<T>> {
     Some(SerdeCodec {
         encode,
         decode,
-        decode_borrowed: borrow.filter(|_| T::BORROWS),
+        decode_borrowed: borrow.filter(|_| T::HAS_STRINGS),
     })
 }
 

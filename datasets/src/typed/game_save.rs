@@ -7,6 +7,9 @@ use serde::{Deserialize, Serialize};
 use crate::Scale;
 use crate::generate::draw::Draw;
 use crate::generate::vocabulary::{ADJECTIVES, GIVEN_NAMES, NOUNS};
+use crate::typed::TypedData;
+#[cfg(feature = "protobuf")]
+use crate::typed::protobuf::Invalid;
 
 /// The whole dataset: the saves of many players.
 ///
@@ -182,6 +185,24 @@ pub enum QuestState {
     Abandoned,
 }
 
+impl TypedData for GameSaves<String> {
+    type Borrowed<'a> = GameSaves<&'a str>;
+    const HAS_STRINGS: bool = true;
+    fn records(&self) -> usize {
+        self.saves.len()
+    }
+    #[cfg(feature = "protobuf")]
+    type Proto = proto::GameSavesMsg;
+    #[cfg(feature = "protobuf")]
+    fn to_proto(&self) -> Self::Proto {
+        proto::to_proto(self)
+    }
+    #[cfg(feature = "protobuf")]
+    fn from_proto(msg: Self::Proto) -> Result<Self, Invalid> {
+        proto::from_proto(msg)
+    }
+}
+
 pub(crate) fn count(scale: Scale) -> u64 {
     scale.pick(20, 500)
 }
@@ -284,5 +305,477 @@ fn item(draw: &mut Draw) -> Item<String> {
         id: draw.between(1, 5_000) as u32,
         count: draw.between(1, 99) as u16,
         kind,
+    }
+}
+
+/// `game_save`'s Protobuf schema: its messages and the conversions between them
+/// and the Rust types.
+#[cfg(feature = "protobuf")]
+pub mod proto {
+    use prost::{Enumeration, Message, Oneof};
+
+    use super::{
+        Boss, Chest, Class, Effect, GameSave, GameSaves, Item, ItemKind, Player, Position, Quest,
+        QuestState, Region,
+    };
+    use crate::typed::protobuf::{Empty, Invalid, enumeration, narrow, present};
+
+    /// `GameSaves`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct GameSavesMsg {
+        /// The saves.
+        #[prost(message, repeated, tag = "1")]
+        pub saves: Vec<GameSaveMsg>,
+    }
+
+    /// `GameSave`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct GameSaveMsg {
+        /// Format version.
+        #[prost(uint32, tag = "1")]
+        pub version: u32,
+        /// Seconds played.
+        #[prost(uint64, tag = "2")]
+        pub play_time_s: u64,
+        /// The player.
+        #[prost(message, optional, tag = "3")]
+        pub player: Option<PlayerMsg>,
+        /// The regions.
+        #[prost(message, repeated, tag = "4")]
+        pub regions: Vec<RegionMsg>,
+        /// The quests.
+        #[prost(message, repeated, tag = "5")]
+        pub quests: Vec<QuestMsg>,
+    }
+
+    /// `Player`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct PlayerMsg {
+        /// Name.
+        #[prost(string, tag = "1")]
+        pub name: String,
+        /// Class.
+        #[prost(enumeration = "ClassMsg", tag = "2")]
+        pub class: i32,
+        /// Level.
+        #[prost(uint32, tag = "3")]
+        pub level: u32,
+        /// Experience.
+        #[prost(uint64, tag = "4")]
+        pub experience: u64,
+        /// Health.
+        #[prost(float, tag = "5")]
+        pub health: f32,
+        /// Position.
+        #[prost(message, optional, tag = "6")]
+        pub position: Option<PositionMsg>,
+        /// Inventory.
+        #[prost(message, repeated, tag = "7")]
+        pub inventory: Vec<ItemMsg>,
+        /// Weapon in hand.
+        #[prost(uint32, optional, tag = "8")]
+        pub weapon: Option<u32>,
+        /// Guild.
+        #[prost(string, optional, tag = "9")]
+        pub guild: Option<String>,
+    }
+
+    /// `Position`.
+    #[derive(Clone, Copy, PartialEq, Message)]
+    pub struct PositionMsg {
+        /// x.
+        #[prost(float, tag = "1")]
+        pub x: f32,
+        /// y.
+        #[prost(float, tag = "2")]
+        pub y: f32,
+        /// z.
+        #[prost(float, tag = "3")]
+        pub z: f32,
+    }
+
+    /// `Class`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Enumeration)]
+    #[repr(i32)]
+    pub enum ClassMsg {
+        /// Warrior.
+        Warrior = 0,
+        /// Ranger.
+        Ranger = 1,
+        /// Mage.
+        Mage = 2,
+        /// Cleric.
+        Cleric = 3,
+    }
+
+    /// `Item`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct ItemMsg {
+        /// Catalogue id.
+        #[prost(uint32, tag = "1")]
+        pub id: u32,
+        /// Stack size.
+        #[prost(uint32, tag = "2")]
+        pub count: u32,
+        /// What it is.
+        #[prost(oneof = "ItemKindMsg", tags = "3, 4, 5, 6, 7")]
+        pub kind: Option<ItemKindMsg>,
+    }
+
+    /// `ItemKind`.
+    #[derive(Clone, PartialEq, Oneof)]
+    pub enum ItemKindMsg {
+        /// Junk.
+        #[prost(message, tag = "3")]
+        Junk(Empty),
+        /// Coins.
+        #[prost(uint32, tag = "4")]
+        Coins(u32),
+        /// Weapon.
+        #[prost(message, tag = "5")]
+        Weapon(WeaponMsg),
+        /// Potion.
+        #[prost(message, tag = "6")]
+        Potion(PotionMsg),
+        /// Scroll.
+        #[prost(string, tag = "7")]
+        Scroll(String),
+    }
+
+    /// `ItemKind::Weapon`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct WeaponMsg {
+        /// Damage.
+        #[prost(uint32, tag = "1")]
+        pub damage: u32,
+        /// Durability.
+        #[prost(uint32, tag = "2")]
+        pub durability: u32,
+        /// Engraving.
+        #[prost(string, optional, tag = "3")]
+        pub engraving: Option<String>,
+    }
+
+    /// `ItemKind::Potion`.
+    #[derive(Clone, Copy, PartialEq, Message)]
+    pub struct PotionMsg {
+        /// Effect.
+        #[prost(enumeration = "EffectMsg", tag = "1")]
+        pub effect: i32,
+        /// Seconds.
+        #[prost(uint32, tag = "2")]
+        pub seconds: u32,
+    }
+
+    /// `Effect`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Enumeration)]
+    #[repr(i32)]
+    pub enum EffectMsg {
+        /// Heal.
+        Heal = 0,
+        /// Haste.
+        Haste = 1,
+        /// Stealth.
+        Stealth = 2,
+    }
+
+    /// `Region`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct RegionMsg {
+        /// Name.
+        #[prost(string, tag = "1")]
+        pub name: String,
+        /// Discovered.
+        #[prost(bool, tag = "2")]
+        pub discovered: bool,
+        /// Chests.
+        #[prost(message, repeated, tag = "3")]
+        pub chests: Vec<ChestMsg>,
+        /// Boss.
+        #[prost(message, optional, tag = "4")]
+        pub boss: Option<BossMsg>,
+    }
+
+    /// `Chest`.
+    #[derive(Clone, Copy, PartialEq, Message)]
+    pub struct ChestMsg {
+        /// Column.
+        #[prost(sint32, tag = "1")]
+        pub x: i32,
+        /// Row.
+        #[prost(sint32, tag = "2")]
+        pub y: i32,
+        /// Opened.
+        #[prost(bool, tag = "3")]
+        pub opened: bool,
+    }
+
+    /// `Boss`.
+    #[derive(Clone, Copy, PartialEq, Message)]
+    pub struct BossMsg {
+        /// Catalogue id.
+        #[prost(uint32, tag = "1")]
+        pub id: u32,
+        /// Health fraction.
+        #[prost(float, tag = "2")]
+        pub health: f32,
+        /// Defeat time.
+        #[prost(uint64, optional, tag = "3")]
+        pub defeated_at: Option<u64>,
+    }
+
+    /// `Quest`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct QuestMsg {
+        /// Id.
+        #[prost(uint32, tag = "1")]
+        pub id: u32,
+        /// Title.
+        #[prost(string, tag = "2")]
+        pub title: String,
+        /// State.
+        #[prost(oneof = "QuestStateMsg", tags = "3, 4, 5, 6")]
+        pub state: Option<QuestStateMsg>,
+    }
+
+    /// `QuestState`.
+    #[derive(Clone, Copy, PartialEq, Oneof)]
+    pub enum QuestStateMsg {
+        /// Offered.
+        #[prost(message, tag = "3")]
+        Offered(Empty),
+        /// Active.
+        #[prost(message, tag = "4")]
+        Active(ActiveMsg),
+        /// Completed at.
+        #[prost(uint64, tag = "5")]
+        Completed(u64),
+        /// Abandoned.
+        #[prost(message, tag = "6")]
+        Abandoned(Empty),
+    }
+
+    /// `QuestState::Active`.
+    #[derive(Clone, Copy, PartialEq, Message)]
+    pub struct ActiveMsg {
+        /// Step.
+        #[prost(uint32, tag = "1")]
+        pub step: u32,
+        /// Steps.
+        #[prost(uint32, tag = "2")]
+        pub steps: u32,
+    }
+
+    pub(super) fn to_proto(saves: &GameSaves<String>) -> GameSavesMsg {
+        GameSavesMsg {
+            saves: saves.saves.iter().map(save_to_proto).collect(),
+        }
+    }
+
+    fn save_to_proto(s: &GameSave<String>) -> GameSaveMsg {
+        let p = &s.player;
+        GameSaveMsg {
+            version: s.version,
+            play_time_s: s.play_time_s,
+            player: Some(PlayerMsg {
+                name: p.name.clone(),
+                class: match p.class {
+                    Class::Warrior => ClassMsg::Warrior,
+                    Class::Ranger => ClassMsg::Ranger,
+                    Class::Mage => ClassMsg::Mage,
+                    Class::Cleric => ClassMsg::Cleric,
+                } as i32,
+                level: p.level.into(),
+                experience: p.experience,
+                health: p.health,
+                position: Some(PositionMsg {
+                    x: p.position.0,
+                    y: p.position.1,
+                    z: p.position.2,
+                }),
+                inventory: p
+                    .inventory
+                    .iter()
+                    .map(|i| ItemMsg {
+                        id: i.id,
+                        count: i.count.into(),
+                        kind: Some(match &i.kind {
+                            ItemKind::Junk => ItemKindMsg::Junk(Empty {}),
+                            ItemKind::Coins(n) => ItemKindMsg::Coins(*n),
+                            ItemKind::Weapon {
+                                damage,
+                                durability,
+                                engraving,
+                            } => ItemKindMsg::Weapon(WeaponMsg {
+                                damage: (*damage).into(),
+                                durability: (*durability).into(),
+                                engraving: engraving.clone(),
+                            }),
+                            ItemKind::Potion(effect, seconds) => ItemKindMsg::Potion(PotionMsg {
+                                effect: match effect {
+                                    Effect::Heal => EffectMsg::Heal,
+                                    Effect::Haste => EffectMsg::Haste,
+                                    Effect::Stealth => EffectMsg::Stealth,
+                                } as i32,
+                                seconds: (*seconds).into(),
+                            }),
+                            ItemKind::Scroll(text) => ItemKindMsg::Scroll(text.clone()),
+                        }),
+                    })
+                    .collect(),
+                weapon: p.weapon,
+                guild: p.guild.clone(),
+            }),
+            regions: s
+                .regions
+                .iter()
+                .map(|r| RegionMsg {
+                    name: r.name.clone(),
+                    discovered: r.discovered,
+                    chests: r
+                        .chests
+                        .iter()
+                        .map(|c| ChestMsg {
+                            x: c.x.into(),
+                            y: c.y.into(),
+                            opened: c.opened,
+                        })
+                        .collect(),
+                    boss: r.boss.map(|b| BossMsg {
+                        id: b.id,
+                        health: b.health,
+                        defeated_at: b.defeated_at,
+                    }),
+                })
+                .collect(),
+            quests: s
+                .quests
+                .iter()
+                .map(|q| QuestMsg {
+                    id: q.id,
+                    title: q.title.clone(),
+                    state: Some(match q.state {
+                        QuestState::Offered => QuestStateMsg::Offered(Empty {}),
+                        QuestState::Active { step, steps } => QuestStateMsg::Active(ActiveMsg {
+                            step: step.into(),
+                            steps: steps.into(),
+                        }),
+                        QuestState::Completed(at) => QuestStateMsg::Completed(at),
+                        QuestState::Abandoned => QuestStateMsg::Abandoned(Empty {}),
+                    }),
+                })
+                .collect(),
+        }
+    }
+
+    pub(super) fn from_proto(msg: GameSavesMsg) -> Result<GameSaves<String>, Invalid> {
+        let saves = msg
+            .saves
+            .into_iter()
+            .map(save_from_proto)
+            .collect::<Result<_, Invalid>>()?;
+        Ok(GameSaves { saves })
+    }
+
+    fn save_from_proto(s: GameSaveMsg) -> Result<GameSave<String>, Invalid> {
+        let p = present(s.player, "player")?;
+        let position = present(p.position, "position")?;
+        let inventory = p
+            .inventory
+            .into_iter()
+            .map(|i| {
+                let kind = match present(i.kind, "kind")? {
+                    ItemKindMsg::Junk(_) => ItemKind::Junk,
+                    ItemKindMsg::Coins(n) => ItemKind::Coins(n),
+                    ItemKindMsg::Weapon(w) => ItemKind::Weapon {
+                        damage: narrow(w.damage, "damage")?,
+                        durability: narrow(w.durability, "durability")?,
+                        engraving: w.engraving,
+                    },
+                    ItemKindMsg::Potion(potion) => ItemKind::Potion(
+                        match enumeration(potion.effect, "effect")? {
+                            EffectMsg::Heal => Effect::Heal,
+                            EffectMsg::Haste => Effect::Haste,
+                            EffectMsg::Stealth => Effect::Stealth,
+                        },
+                        narrow(potion.seconds, "seconds")?,
+                    ),
+                    ItemKindMsg::Scroll(text) => ItemKind::Scroll(text),
+                };
+                Ok(Item {
+                    id: i.id,
+                    count: narrow(i.count, "count")?,
+                    kind,
+                })
+            })
+            .collect::<Result<_, Invalid>>()?;
+        let player = Player {
+            name: p.name,
+            class: match enumeration(p.class, "class")? {
+                ClassMsg::Warrior => Class::Warrior,
+                ClassMsg::Ranger => Class::Ranger,
+                ClassMsg::Mage => Class::Mage,
+                ClassMsg::Cleric => Class::Cleric,
+            },
+            level: narrow(p.level, "level")?,
+            experience: p.experience,
+            health: p.health,
+            position: Position(position.x, position.y, position.z),
+            inventory,
+            weapon: p.weapon,
+            guild: p.guild,
+        };
+        let regions = s
+            .regions
+            .into_iter()
+            .map(|r| {
+                Ok(Region {
+                    name: r.name,
+                    discovered: r.discovered,
+                    chests: r
+                        .chests
+                        .into_iter()
+                        .map(|c| {
+                            Ok(Chest {
+                                x: narrow(c.x, "x")?,
+                                y: narrow(c.y, "y")?,
+                                opened: c.opened,
+                            })
+                        })
+                        .collect::<Result<_, Invalid>>()?,
+                    boss: r.boss.map(|b| Boss {
+                        id: b.id,
+                        health: b.health,
+                        defeated_at: b.defeated_at,
+                    }),
+                })
+            })
+            .collect::<Result<_, Invalid>>()?;
+        let quests = s
+            .quests
+            .into_iter()
+            .map(|q| {
+                Ok(Quest {
+                    id: q.id,
+                    title: q.title,
+                    state: match present(q.state, "state")? {
+                        QuestStateMsg::Offered(_) => QuestState::Offered,
+                        QuestStateMsg::Active(a) => QuestState::Active {
+                            step: narrow(a.step, "step")?,
+                            steps: narrow(a.steps, "steps")?,
+                        },
+                        QuestStateMsg::Completed(at) => QuestState::Completed(at),
+                        QuestStateMsg::Abandoned(_) => QuestState::Abandoned,
+                    },
+                })
+            })
+            .collect::<Result<_, Invalid>>()?;
+        Ok(GameSave {
+            version: s.version,
+            play_time_s: s.play_time_s,
+            player,
+            regions,
+            quests,
+        })
     }
 }

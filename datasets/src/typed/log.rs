@@ -8,6 +8,9 @@ use crate::Scale;
 use crate::generate::draw::Draw;
 use crate::generate::timestamp::EPOCH_2024_03_01;
 use crate::generate::vocabulary::NOUNS;
+use crate::typed::TypedData;
+#[cfg(feature = "protobuf")]
+use crate::typed::protobuf::Invalid;
 
 /// The whole dataset: one access log.
 ///
@@ -55,6 +58,24 @@ pub enum Method {
     Delete,
     /// `HEAD`.
     Head,
+}
+
+impl TypedData for AccessLog<String> {
+    type Borrowed<'a> = AccessLog<&'a str>;
+    const HAS_STRINGS: bool = true;
+    fn records(&self) -> usize {
+        self.records.len()
+    }
+    #[cfg(feature = "protobuf")]
+    type Proto = proto::AccessLogMsg;
+    #[cfg(feature = "protobuf")]
+    fn to_proto(&self) -> Self::Proto {
+        proto::to_proto(self)
+    }
+    #[cfg(feature = "protobuf")]
+    fn from_proto(msg: Self::Proto) -> Result<Self, Invalid> {
+        proto::from_proto(msg)
+    }
 }
 
 const USER_AGENTS: &[&str] = &[
@@ -154,5 +175,124 @@ fn record(draw: &mut Draw, clients: &[String], timestamp_ms: u64) -> LogRecord<S
         } else {
             None
         },
+    }
+}
+
+/// `log`'s Protobuf schema: its messages and the conversions between them
+/// and the Rust types.
+#[cfg(feature = "protobuf")]
+pub mod proto {
+    use prost::{Enumeration, Message};
+
+    use super::{AccessLog, LogRecord, Method};
+    use crate::typed::protobuf::{Invalid, enumeration, narrow};
+
+    /// `AccessLog`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct AccessLogMsg {
+        /// The records.
+        #[prost(message, repeated, tag = "1")]
+        pub records: Vec<LogRecordMsg>,
+    }
+
+    /// `LogRecord`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct LogRecordMsg {
+        /// Unix milliseconds.
+        #[prost(uint64, tag = "1")]
+        pub timestamp_ms: u64,
+        /// IPv4 address text.
+        #[prost(string, tag = "2")]
+        pub client: String,
+        /// The method.
+        #[prost(enumeration = "MethodMsg", tag = "3")]
+        pub method: i32,
+        /// The path.
+        #[prost(string, tag = "4")]
+        pub path: String,
+        /// The status code.
+        #[prost(uint32, tag = "5")]
+        pub status: u32,
+        /// Body bytes.
+        #[prost(uint32, tag = "6")]
+        pub bytes_sent: u32,
+        /// Microseconds.
+        #[prost(uint32, tag = "7")]
+        pub latency_us: u32,
+        /// The user agent.
+        #[prost(string, tag = "8")]
+        pub user_agent: String,
+        /// The referrer, if any.
+        #[prost(string, optional, tag = "9")]
+        pub referrer: Option<String>,
+    }
+
+    /// `Method`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Enumeration)]
+    #[repr(i32)]
+    pub enum MethodMsg {
+        /// GET.
+        Get = 0,
+        /// POST.
+        Post = 1,
+        /// PUT.
+        Put = 2,
+        /// DELETE.
+        Delete = 3,
+        /// HEAD.
+        Head = 4,
+    }
+
+    pub(super) fn to_proto(log: &AccessLog<String>) -> AccessLogMsg {
+        AccessLogMsg {
+            records: log
+                .records
+                .iter()
+                .map(|r| LogRecordMsg {
+                    timestamp_ms: r.timestamp_ms,
+                    client: r.client.clone(),
+                    method: match r.method {
+                        Method::Get => MethodMsg::Get,
+                        Method::Post => MethodMsg::Post,
+                        Method::Put => MethodMsg::Put,
+                        Method::Delete => MethodMsg::Delete,
+                        Method::Head => MethodMsg::Head,
+                    } as i32,
+                    path: r.path.clone(),
+                    status: r.status.into(),
+                    bytes_sent: r.bytes_sent,
+                    latency_us: r.latency_us,
+                    user_agent: r.user_agent.clone(),
+                    referrer: r.referrer.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    pub(super) fn from_proto(msg: AccessLogMsg) -> Result<AccessLog<String>, Invalid> {
+        let records = msg
+            .records
+            .into_iter()
+            .map(|r| {
+                Ok(LogRecord {
+                    timestamp_ms: r.timestamp_ms,
+                    client: r.client,
+                    method: match enumeration(r.method, "method")? {
+                        MethodMsg::Get => Method::Get,
+                        MethodMsg::Post => Method::Post,
+                        MethodMsg::Put => Method::Put,
+                        MethodMsg::Delete => Method::Delete,
+                        MethodMsg::Head => Method::Head,
+                    },
+                    path: r.path,
+                    status: narrow(r.status, "status")?,
+                    bytes_sent: r.bytes_sent,
+                    latency_us: r.latency_us,
+                    user_agent: r.user_agent,
+                    referrer: r.referrer,
+                })
+            })
+            .collect::<Result<_, Invalid>>()?;
+        Ok(AccessLog { records })
     }
 }

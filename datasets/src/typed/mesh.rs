@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::Scale;
 use crate::generate::draw::Draw;
+use crate::typed::TypedData;
+#[cfg(feature = "protobuf")]
+use crate::typed::protobuf::Invalid;
 
 /// The whole dataset: one mesh.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,6 +39,24 @@ pub struct Vec3 {
     pub y: f32,
     /// North.
     pub z: f32,
+}
+
+impl TypedData for Mesh {
+    type Borrowed<'a> = Mesh;
+    const HAS_STRINGS: bool = false;
+    fn records(&self) -> usize {
+        self.triangles.len()
+    }
+    #[cfg(feature = "protobuf")]
+    type Proto = proto::MeshMsg;
+    #[cfg(feature = "protobuf")]
+    fn to_proto(&self) -> Self::Proto {
+        proto::to_proto(self)
+    }
+    #[cfg(feature = "protobuf")]
+    fn from_proto(msg: Self::Proto) -> Result<Self, Invalid> {
+        proto::from_proto(msg)
+    }
 }
 
 pub(crate) fn count(scale: Scale) -> u64 {
@@ -92,5 +113,99 @@ fn normal(v0: Vec3, v1: Vec3, v2: Vec3) -> Vec3 {
         x: x / length,
         y: y / length,
         z: z / length,
+    }
+}
+
+/// `mesh`'s Protobuf schema: its messages and the conversions between them
+/// and the Rust types.
+#[cfg(feature = "protobuf")]
+pub mod proto {
+    use prost::Message;
+
+    use super::{Mesh, Triangle, Vec3};
+    use crate::typed::protobuf::{Invalid, present};
+
+    /// `Mesh`.
+    #[derive(Clone, PartialEq, Message)]
+    pub struct MeshMsg {
+        /// The triangles.
+        #[prost(message, repeated, tag = "1")]
+        pub triangles: Vec<TriangleMsg>,
+    }
+
+    /// `Triangle`.
+    #[derive(Clone, Copy, PartialEq, Message)]
+    pub struct TriangleMsg {
+        /// First corner.
+        #[prost(message, optional, tag = "1")]
+        pub v0: Option<Vec3Msg>,
+        /// Second corner.
+        #[prost(message, optional, tag = "2")]
+        pub v1: Option<Vec3Msg>,
+        /// Third corner.
+        #[prost(message, optional, tag = "3")]
+        pub v2: Option<Vec3Msg>,
+        /// The normal.
+        #[prost(message, optional, tag = "4")]
+        pub normal: Option<Vec3Msg>,
+    }
+
+    /// `Vec3`.
+    #[derive(Clone, Copy, PartialEq, Message)]
+    pub struct Vec3Msg {
+        /// x.
+        #[prost(float, tag = "1")]
+        pub x: f32,
+        /// y.
+        #[prost(float, tag = "2")]
+        pub y: f32,
+        /// z.
+        #[prost(float, tag = "3")]
+        pub z: f32,
+    }
+
+    pub(super) fn to_proto(mesh: &Mesh) -> MeshMsg {
+        let v = |v: Vec3| {
+            Some(Vec3Msg {
+                x: v.x,
+                y: v.y,
+                z: v.z,
+            })
+        };
+        MeshMsg {
+            triangles: mesh
+                .triangles
+                .iter()
+                .map(|t| TriangleMsg {
+                    v0: v(t.v0),
+                    v1: v(t.v1),
+                    v2: v(t.v2),
+                    normal: v(t.normal),
+                })
+                .collect(),
+        }
+    }
+
+    pub(super) fn from_proto(msg: MeshMsg) -> Result<Mesh, Invalid> {
+        let v = |v: Option<Vec3Msg>, name| {
+            present(v, name).map(|v| Vec3 {
+                x: v.x,
+                y: v.y,
+                z: v.z,
+            })
+        };
+        let triangles = msg
+            .triangles
+            .into_iter()
+            .map(|t| {
+                Ok(Triangle {
+                    v0: v(t.v0, "v0")?,
+                    v1: v(t.v1, "v1")?,
+                    v2: v(t.v2, "v2")?,
+                    normal: v(t.normal, "normal")?,
+                })
+            })
+            .collect::<Result<_, Invalid>>()?;
+        Ok(Mesh { triangles })
     }
 }

@@ -11,6 +11,13 @@
 //! externally tagged, floats in their shortest round-trip form) in
 //! `datasets/typed-manifest.toml`.
 //!
+//! A dataset is one file: its types, its generator, its [`TypedData`]
+//! implementation and, with the `protobuf` feature, its Protobuf schema
+//! (messages and conversions; the `protobuf` module holds what the schemas
+//! share). This module lists the datasets ([`TypedDataset`],
+//! [`TypedValue`]) and hands a value to code generic over its Rust type
+//! ([`TypedValue::visit`]).
+//!
 //! ```
 //! use surp_datasets::Scale;
 //! use surp_datasets::typed::{TypedDataset, TypedValue};
@@ -25,11 +32,15 @@ pub mod game_save;
 pub mod game_updates;
 pub mod log;
 pub mod mesh;
+#[cfg(feature = "protobuf")]
+pub mod protobuf;
 
 use std::fmt;
+use std::fmt::Debug;
 use std::str::FromStr;
 use std::sync::OnceLock;
 
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use sha2::{Digest, Sha256};
@@ -77,28 +88,73 @@ pub enum TypedValue {
     GameUpdates(GameUpdates),
 }
 
+/// The Rust type of a typed dataset, and what a codec needs to know about
+/// it besides serde: the form that borrows its strings and, with the
+/// `protobuf` feature, its Protobuf messages.
+pub trait TypedData: Serialize + DeserializeOwned + PartialEq + Debug + 'static {
+    /// The same data with its strings borrowed from the input; `Self` for
+    /// types without strings.
+    type Borrowed<'a>: Deserialize<'a> + Serialize;
+    /// Whether the type holds text, so that [`Self::Borrowed`] borrows
+    /// something and a borrowed decode is worth measuring.
+    const HAS_STRINGS: bool;
+    /// The number of top-level records: log lines, triangles, saves or
+    /// ticks.
+    fn records(&self) -> usize;
+    /// The dataset's Protobuf message.
+    #[cfg(feature = "protobuf")]
+    type Proto: prost::Message + Default + PartialEq;
+    /// The dataset as its Protobuf message.
+    #[cfg(feature = "protobuf")]
+    fn to_proto(&self) -> Self::Proto;
+    /// A Protobuf message back to the dataset.
+    #[cfg(feature = "protobuf")]
+    fn from_proto(msg: Self::Proto) -> Result<Self, protobuf::Invalid>;
+}
+
+/// Something to do with a typed dataset's value, whatever its Rust type
+/// (see [`TypedValue::visit`]).
+pub trait TypedVisitor<'v> {
+    /// What the visit gives back.
+    type Output;
+    /// Does it with the value, as its own type.
+    fn visit<T: TypedData>(self, value: &'v T) -> Self::Output;
+}
+
 impl TypedValue {
+    /// Hands the value, as its own Rust type, to the visitor: the one match
+    /// over the datasets that code generic over [`TypedData`] needs.
+    pub fn visit<'v, V: TypedVisitor<'v>>(&'v self, visitor: V) -> V::Output {
+        match self {
+            TypedValue::Log(v) => visitor.visit(v),
+            TypedValue::Mesh(v) => visitor.visit(v),
+            TypedValue::GameSave(v) => visitor.visit(v),
+            TypedValue::GameUpdates(v) => visitor.visit(v),
+        }
+    }
+
     /// The value's serde_json encoding, whose sha256 pins the dataset.
     pub fn json(&self) -> Vec<u8> {
-        fn json(value: &impl Serialize) -> Vec<u8> {
-            serde_json::to_vec(value).expect("derived types without maps always serialize")
+        struct Json;
+        impl TypedVisitor<'_> for Json {
+            type Output = Vec<u8>;
+            fn visit<T: TypedData>(self, value: &T) -> Vec<u8> {
+                serde_json::to_vec(value).expect("derived types without maps always serialize")
+            }
         }
-        match self {
-            TypedValue::Log(v) => json(v),
-            TypedValue::Mesh(v) => json(v),
-            TypedValue::GameSave(v) => json(v),
-            TypedValue::GameUpdates(v) => json(v),
-        }
+        self.visit(Json)
     }
 
     /// The number of top-level records: log lines, triangles, saves or ticks.
     pub fn records(&self) -> u64 {
-        (match self {
-            TypedValue::Log(v) => v.records.len(),
-            TypedValue::Mesh(v) => v.triangles.len(),
-            TypedValue::GameSave(v) => v.saves.len(),
-            TypedValue::GameUpdates(v) => v.ticks.len(),
-        }) as u64
+        struct Records;
+        impl TypedVisitor<'_> for Records {
+            type Output = usize;
+            fn visit<T: TypedData>(self, value: &T) -> usize {
+                value.records()
+            }
+        }
+        self.visit(Records) as u64
     }
 }
 
@@ -145,7 +201,12 @@ impl TypedDataset {
     /// Whether the type holds text, so that a decoder can borrow from its
     /// input (`S = &str`).
     pub fn has_strings(self) -> bool {
-        matches!(self, TypedDataset::Log | TypedDataset::GameSave)
+        match self {
+            TypedDataset::Log => AccessLog::<String>::HAS_STRINGS,
+            TypedDataset::Mesh => Mesh::HAS_STRINGS,
+            TypedDataset::GameSave => GameSaves::<String>::HAS_STRINGS,
+            TypedDataset::GameUpdates => GameUpdates::HAS_STRINGS,
+        }
     }
 
     /// The fixed seed of the generator (the same at both scales).
@@ -348,17 +409,34 @@ mod tests {
     fn text_borrows_from_json_without_escapes() {
         // The borrowed-decode rows need every string to be borrowable from
         // every format, JSON included: no character JSON must escape.
-        for dataset in TypedDataset::ALL.into_iter().filter(|d| d.has_strings()) {
-            let json = dataset.generate(Scale::Ci).json();
-            match dataset {
-                TypedDataset::Log => {
-                    serde_json::from_slice::<AccessLog<&str>>(&json).unwrap();
-                }
-                TypedDataset::GameSave => {
-                    serde_json::from_slice::<GameSaves<&str>>(&json).unwrap();
-                }
-                _ => unreachable!("only these two hold strings"),
+        struct BorrowFromJson;
+        impl TypedVisitor<'_> for BorrowFromJson {
+            type Output = ();
+            fn visit<T: TypedData>(self, value: &T) {
+                let json = serde_json::to_vec(value).unwrap();
+                serde_json::from_slice::<T::Borrowed<'_>>(&json).unwrap();
             }
+        }
+        for dataset in TypedDataset::ALL.into_iter().filter(|d| d.has_strings()) {
+            dataset.generate(Scale::Ci).visit(BorrowFromJson);
+        }
+    }
+
+    #[cfg(feature = "protobuf")]
+    #[test]
+    fn every_typed_dataset_converts_to_its_messages_and_back() {
+        struct ThroughProto;
+        impl TypedVisitor<'_> for ThroughProto {
+            type Output = ();
+            fn visit<T: TypedData>(self, value: &T) {
+                use prost::Message as _;
+                let bytes = value.to_proto().encode_to_vec();
+                let message = T::Proto::decode(bytes.as_slice()).unwrap();
+                assert!(T::from_proto(message).unwrap() == *value);
+            }
+        }
+        for dataset in TypedDataset::ALL {
+            dataset.generate(Scale::Ci).visit(ThroughProto);
         }
     }
 }
