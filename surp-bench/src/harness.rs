@@ -9,13 +9,13 @@ use surp_datasets::typed::{TYPED_DATASET_VERSION, TypedValue};
 use surp_datasets::{DATASET_VERSION, Dataset, Value};
 
 use crate::markdown::to_markdown;
-use crate::measure::{measure_dataset, measure_lanes};
+use crate::measure::{measure_dataset, measure_typed_dataset};
 use crate::meta::Git;
 use crate::regression::RunIdentity;
 use crate::table::to_table;
 use crate::{
     Baseline, BenchDataset, BenchError, Comparison, Measurement, Meta, Plan, Regression,
-    SURP_FORMAT_VERSION, Suite, compare, to_csv, typed,
+    SURP_FORMAT_VERSION, Suite, compare, to_csv,
 };
 
 /// What to run and where to put it.
@@ -238,20 +238,7 @@ fn measure_typed_suite(
         .collect::<Result<_, BenchError>>()?;
     let mut measurements = Vec::with_capacity(plan.cells());
     for (dataset, value) in &datasets {
-        progress.set_message(format!("{dataset}: checking every format"));
-        let lanes = match value {
-            TypedValue::Log(v) => typed::lanes(&plan.formats, v),
-            TypedValue::Mesh(v) => typed::lanes(&plan.formats, v),
-            TypedValue::GameSave(v) => typed::lanes(&plan.formats, v),
-            TypedValue::GameUpdates(v) => typed::lanes(&plan.formats, v),
-        };
-        let mut lanes = lanes.map_err(|(format, operation, message)| BenchError::TypedCheck {
-            format: format.name,
-            dataset: *dataset,
-            operation,
-            message,
-        })?;
-        measurements.extend(measure_lanes(plan, *dataset, &mut lanes, progress)?);
+        measurements.extend(measure_typed_dataset(plan, *dataset, value, progress)?);
     }
     Ok(measurements)
 }

@@ -6,8 +6,8 @@
 //! number of instructions a decode executes, counted by valgrind's
 //! callgrind, is the same on every run of the same binary and input. This
 //! module counts it for a fixed set of cells: encode and decode of each of
-//! the project's own formats ([`COUNTED_FORMATS`]) on every dataset of both
-//! suites, at ci scale.
+//! the project's own formats (those [`counted_formats`] gives, marked in
+//! [`FORMATS`]) on every dataset of both suites, at ci scale.
 //!
 //! How: the harness runs itself under
 //! `valgrind --tool=callgrind --collect-atstart=no` with collection toggled
@@ -15,7 +15,8 @@
 //! it. A worker process ([`worker`]) loads every dataset, runs each cell
 //! once to warm it, then once inside `counted_cell`; dump *k* holds exactly
 //! the instructions of cell *k*. Decoded values are dropped outside the
-//! counted call, as the timed runs drop them outside the clock.
+//! counted call, as the timed runs drop them outside the clock (the cells
+//! are in the `cell` module).
 //!
 //! What is counted: the instructions executed in the harness binary itself
 //! (Surp, serde, the standard library: everything statically linked), and,
@@ -38,21 +39,23 @@
 //! [`compare_instructions`]). A change that makes the code slower on purpose updates the
 //! baseline in the same commit (`--write-instruction-baseline`) and says why.
 
-use std::any::Any;
 use std::fmt;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use surp_datasets::typed::{TypedDataset, TypedValue};
 use surp_datasets::{Dataset, Scale, Value};
 
-use crate::{BenchDataset, BenchError, Operation, Suite};
+use crate::cell::{CellInput, CellRun, Slot};
+use crate::{BenchDataset, BenchError, FORMATS, Format, Operation, Suite};
 
-/// The formats whose instructions are counted: the project's own.
-pub const COUNTED_FORMATS: [&str; 2] = ["surp", "surp_dedup"];
+/// The formats whose instructions are counted: the project's own, in
+/// [`FORMATS`] order.
+pub fn counted_formats() -> impl Iterator<Item = &'static Format> {
+    FORMATS.iter().filter(|f| f.is_counted())
+}
 
 /// The operations counted.
 pub const COUNTED_OPERATIONS: [Operation; 2] = [Operation::Encode, Operation::Decode];
@@ -138,11 +141,11 @@ pub struct InstructionComparison {
 }
 
 /// The cells, in the order the worker counts them.
-pub fn cells_to_count() -> Vec<(&'static str, BenchDataset, Operation)> {
+pub fn cells_to_count() -> Vec<(&'static Format, BenchDataset, Operation)> {
     let mut cells = Vec::new();
     for suite in Suite::ALL {
         for dataset in BenchDataset::all(suite) {
-            for format in COUNTED_FORMATS {
+            for format in counted_formats() {
                 for op in COUNTED_OPERATIONS {
                     cells.push((format, dataset, op));
                 }
@@ -199,7 +202,7 @@ pub fn count(scratch: &Path) -> Result<Vec<InstructionCount>, BenchError> {
         let dump = parse_callgrind_dump(&text)
             .map_err(|reason| failed(format!("{}: {reason}", path.display())))?;
         counts.push(InstructionCount {
-            format: format.to_owned(),
+            format: format.name.to_owned(),
             dataset: dataset.name().to_owned(),
             op: op.name().to_owned(),
             instructions: dump.own_instructions,
@@ -440,60 +443,6 @@ pub fn counted_cell(cell: &mut dyn FnMut()) -> usize {
     std::hint::black_box(1)
 }
 
-type Slot = Option<Box<dyn Any>>;
-
-/// A cell's run: encode into the buffer, or decode and park the value in
-/// the slot (so that dropping it happens outside the counted call).
-type CellRun<'a> = Box<dyn FnMut(&mut Vec<u8>, &mut Slot) + 'a>;
-
-fn encode_cell<'a, T: serde::Serialize>(format: &str, value: &'a T) -> CellRun<'a> {
-    if format == "surp" {
-        Box::new(move |buf: &mut Vec<u8>, _: &mut Slot| {
-            buf.clear();
-            value
-                .serialize(&mut surp::Serializer::new(&mut *buf))
-                .expect("datasets encode");
-        })
-    } else {
-        Box::new(move |buf: &mut Vec<u8>, _: &mut Slot| {
-            buf.clear();
-            surp_dedup::append_to_vec(buf, value).expect("datasets encode");
-        })
-    }
-}
-
-fn decode_cell<T: DeserializeOwned + 'static>(format: &str, bytes: Vec<u8>) -> CellRun<'static> {
-    if format == "surp" {
-        Box::new(move |_: &mut Vec<u8>, slot: &mut Slot| {
-            let v: T = surp::from_slice(&bytes).expect("datasets decode");
-            *slot = Some(Box::new(v));
-        })
-    } else {
-        Box::new(move |_: &mut Vec<u8>, slot: &mut Slot| {
-            let v: T = surp_dedup::from_slice(&bytes).expect("datasets decode");
-            *slot = Some(Box::new(v));
-        })
-    }
-}
-
-fn cell_run<'a, T: serde::Serialize + DeserializeOwned + 'static>(
-    format: &str,
-    op: Operation,
-    value: &'a T,
-) -> CellRun<'a> {
-    match op {
-        Operation::Encode => encode_cell(format, value),
-        _ => {
-            let bytes = if format == "surp" {
-                surp::to_vec(value).expect("datasets encode")
-            } else {
-                surp_dedup::to_vec(value).expect("datasets encode")
-            };
-            decode_cell::<T>(format, bytes)
-        }
-    }
-}
-
 /// The worker: runs every cell once to warm it, then once inside
 /// `counted_cell`, in [`cells_to_count`] order. Meant to run under
 /// callgrind (see [`count`]); on its own it only exercises the cells.
@@ -508,21 +457,23 @@ pub fn worker() -> Result<(), BenchError> {
     }
     let mut buf = Vec::new();
     for (format, dataset, op) in cells_to_count() {
-        let mut run: CellRun<'_> = match dataset {
+        let input = match dataset {
             BenchDataset::Value(_) => {
                 let (_, value) = values.iter().find(|(d, _)| *d == dataset).expect("loaded");
-                cell_run(format, op, value)
+                CellInput::Value(value)
             }
             BenchDataset::Typed(_) => {
                 let (_, value) = typed.iter().find(|(d, _)| *d == dataset).expect("loaded");
-                match value {
-                    TypedValue::Log(v) => cell_run(format, op, v),
-                    TypedValue::Mesh(v) => cell_run(format, op, v),
-                    TypedValue::GameSave(v) => cell_run(format, op, v),
-                    TypedValue::GameUpdates(v) => cell_run(format, op, v),
-                }
+                CellInput::Typed(value)
             }
         };
+        let mut run: CellRun<'_> =
+            format
+                .codec()
+                .cell(op, input)
+                .ok_or_else(|| BenchError::Instructions {
+                    message: format!("{} is counted, but its codec has no cells", format.name),
+                })?;
         let mut slot: Slot = None;
         run(&mut buf, &mut slot);
         slot = None;

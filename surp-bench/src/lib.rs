@@ -2,9 +2,9 @@
 //!
 //! It measures two suites ([`Suite`]):
 //!
-//! - the **value** suite: every format in [`FORMATS`] that has a
-//!   [`ValueCodec`] encodes, decodes and round-trips the same dynamic value
-//!   tree (the neutral model of `surp-datasets`) of every [`Dataset`];
+//! - the **value** suite: every format in [`FORMATS`] that is in it
+//!   ([`Format::in_suite`]) encodes, decodes and round-trips the same dynamic
+//!   value tree (the neutral model of `surp-datasets`) of every [`Dataset`];
 //! - the **typed** suite: every format, the schema-bound ones (postcard,
 //!   bitcode, MessagePack compact, typed Protobuf) included, encodes and
 //!   decodes the derived Rust types of every typed dataset
@@ -117,8 +117,10 @@
 //!   is the same on every run of the same binary.
 
 mod baseline;
+mod cell;
 mod chart;
 mod cli;
+mod codec;
 mod dataset;
 mod difference;
 mod error;
@@ -126,6 +128,7 @@ mod export;
 mod format;
 mod harness;
 mod instructions;
+mod lane;
 mod markdown;
 mod measure;
 mod meta;
@@ -146,16 +149,17 @@ pub use cli::{Cli, Command, ExportArgs};
 pub use dataset::BenchDataset;
 pub use error::BenchError;
 pub use export::{EXPORT_INDEX, ExportIndex, ExportedDataset, Notation, export};
-pub use format::{Codec, FORMATS, Format, SURP_FORMAT_VERSION, ValueCodec};
+pub use format::{FORMATS, Format, SURP_FORMAT_VERSION};
 pub use harness::{Options, Report, run, workspace_root};
 pub use instructions::{
-    COUNTED_FORMATS, DumpCounts, INSTRUCTION_BASELINE, INSTRUCTION_THRESHOLD_PCT,
-    InstructionComparison, InstructionCount, cells_to_count, compare_instructions,
-    count as count_instructions, parse_callgrind_dump, parse_instructions_csv, to_instructions_csv,
+    DumpCounts, INSTRUCTION_BASELINE, INSTRUCTION_THRESHOLD_PCT, InstructionComparison,
+    InstructionCount, cells_to_count, compare_instructions, count as count_instructions,
+    counted_formats, parse_callgrind_dump, parse_instructions_csv, to_instructions_csv,
     worker as instructions_worker,
 };
+pub use lane::ZSTD_LEVEL;
 pub use markdown::{COMPRESSED_HEADING, markdown_tables};
-pub use measure::{Measurement, ZSTD_LEVEL};
+pub use measure::Measurement;
 pub use meta::Meta;
 pub use operation::Operation;
 pub use plan::{Mode, Plan};

@@ -116,7 +116,10 @@ fn count_instructions(
     let _ = writeln!(
         out,
         "Counting instructions (callgrind; encode and decode of {} at ci scale)...",
-        surp_bench::COUNTED_FORMATS.join(" and ")
+        surp_bench::counted_formats()
+            .map(|f| f.name)
+            .collect::<Vec<_>>()
+            .join(" and ")
     );
     let scratch = std::env::temp_dir().join(format!("surp-bench-callgrind-{}", std::process::id()));
     let counts = surp_bench::count_instructions(&scratch);

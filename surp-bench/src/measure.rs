@@ -4,13 +4,14 @@
 //! [`Measurement`]s. The loop is shared by both suites through [`Lane`].
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use indicatif::ProgressBar;
+use surp_datasets::typed::TypedValue;
 use surp_datasets::{Dataset, Value};
 
+use crate::codec::{CodecError, ValueCodec};
 use crate::difference::first_difference;
-use crate::format::{CodecError, ValueCodec};
+use crate::lane::{Lane, ZSTD_LEVEL, ZstdStep, timed_decode, timed_encode, timed_roundtrip};
 use crate::{BenchDataset, BenchError, Format, Operation, Plan, Stats};
 
 /// The result of one cell: one format, dataset and operation.
@@ -32,86 +33,6 @@ pub struct Measurement {
     pub zstd_bytes: Option<u64>,
 }
 
-/// The zstd level of the compressed-size column and of the compressed
-/// pipelines: zstd's default, what users reach for first.
-pub const ZSTD_LEVEL: i32 = 3;
-
-/// The zstd half of a compressed pipeline's lane: a compressor and a
-/// decompressor, each with its buffer, made once before anything is timed
-/// and reused by every run, as a program that compresses many documents
-/// would keep them.
-pub(crate) struct ZstdStep {
-    pub(crate) pack: Packer,
-    pub(crate) unpack: Unpacker,
-}
-
-/// Encodes into its own buffer, then compresses that into the caller's.
-pub(crate) struct Packer {
-    compressor: zstd::bulk::Compressor<'static>,
-    /// The plain encoding, cleared (capacity kept) before each encode.
-    plain: Vec<u8>,
-}
-
-/// Decompresses into its own buffer, which the decode then reads.
-pub(crate) struct Unpacker {
-    decompressor: zstd::bulk::Decompressor<'static>,
-    /// The decompressed encoding, cleared (capacity kept) before each run.
-    unpacked: Vec<u8>,
-}
-
-impl ZstdStep {
-    /// The step a format's lane needs: `None` for a plain format; for a
-    /// compressed pipeline, a compressor at [`ZSTD_LEVEL`] and a
-    /// decompressor, with empty buffers.
-    pub(crate) fn for_format(format: &Format) -> Result<Option<ZstdStep>, CodecError> {
-        if !format.is_compressed() {
-            return Ok(None);
-        }
-        Ok(Some(ZstdStep {
-            pack: Packer {
-                compressor: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
-                plain: Vec::new(),
-            },
-            unpack: Unpacker {
-                decompressor: zstd::bulk::Decompressor::new()?,
-                unpacked: Vec::new(),
-            },
-        }))
-    }
-}
-
-impl Packer {
-    /// Runs `encode` into the plain buffer, then compresses the plain
-    /// encoding into `out` (which the caller has cleared) as one zstd frame
-    /// that records its size.
-    pub(crate) fn pack(
-        &mut self,
-        encode: impl FnOnce(&mut Vec<u8>) -> Result<(), CodecError>,
-        out: &mut Vec<u8>,
-    ) -> Result<(), CodecError> {
-        self.plain.clear();
-        encode(&mut self.plain)?;
-        out.clear();
-        out.reserve(zstd::compress_bound(self.plain.len()));
-        self.compressor.compress_to_buffer(&self.plain, out)?;
-        Ok(())
-    }
-}
-
-impl Unpacker {
-    /// Decompresses one frame into the buffer, sized from the size the
-    /// frame records, and returns the plain encoding.
-    pub(crate) fn unpack(&mut self, compressed: &[u8]) -> Result<&[u8], CodecError> {
-        let size = zstd::bulk::Decompressor::upper_bound(compressed)
-            .ok_or("the zstd frame does not record its decompressed size")?;
-        self.unpacked.clear();
-        self.unpacked.reserve(size);
-        self.decompressor
-            .decompress_to_buffer(compressed, &mut self.unpacked)?;
-        Ok(&self.unpacked)
-    }
-}
-
 impl Measurement {
     /// Throughput: serialized bytes over the median time, in MB/s (10^6
     /// bytes per second).
@@ -129,96 +50,11 @@ pub(crate) fn mb_per_s(size_bytes: u64, ns: u64) -> f64 {
     }
 }
 
-/// The nanoseconds since `start`, saturated.
-fn elapsed_ns(start: Instant) -> u64 {
-    u64::try_from(start.elapsed().as_nanos()).unwrap_or(u64::MAX)
-}
-
-/// Times one encode into `scratch`, cleared first (capacity kept): every
-/// lane's encode runs go through here, so they are timed alike.
-pub(crate) fn timed_encode(
-    scratch: &mut Vec<u8>,
-    encode: impl FnOnce(&mut Vec<u8>) -> Result<(), CodecError>,
-) -> Result<u64, CodecError> {
-    scratch.clear();
-    let start = Instant::now();
-    encode(scratch)?;
-    let ns = elapsed_ns(start);
-    black_box(&scratch);
-    Ok(ns)
-}
-
-/// Bytes of the block [`settle_allocator`] asks for: above glibc's small
-/// bins (up to 1,008 bytes) and its thread cache, and far below the size
-/// from which it maps memory instead (128 KiB by default).
-const SETTLE_BYTES: usize = 4096;
-
-/// Finishes, outside the clock, the free work that dropping a decoded value
-/// left behind. glibc's allocator keeps small freed blocks in "fast bins" and
-/// merges them only when a later request is too large for a small bin; so
-/// after a value tree of thousands of small blocks is dropped, that merge
-/// (`malloc_consolidate`) runs inside whatever timed operation next asks for
-/// a large block. Which operation that is depends on the order of the runs:
-/// a decoder that allocates a table early paid for the previous format's
-/// drop, and `surp_dedup`'s nested_deep decode had medians that jumped
-/// between 8.7 and 12 ms from one run to the next (CV above 20%). One large
-/// request here makes the allocator do it now. With another allocator
-/// (`--features jemalloc`) it is one more allocation, untimed.
-#[inline(never)]
-fn settle_allocator() {
-    drop(black_box(Vec::<u8>::with_capacity(SETTLE_BYTES)));
-}
-
-/// Times one decode; the decoded value is dropped after the clock stops:
-/// freeing it is not decoding (nor is the work the allocator defers from it,
-/// see [`settle_allocator`]).
-pub(crate) fn timed_decode<T>(
-    decode: impl FnOnce() -> Result<T, CodecError>,
-) -> Result<u64, CodecError> {
-    let start = Instant::now();
-    let decoded = decode()?;
-    let ns = elapsed_ns(start);
-    drop(black_box(decoded));
-    settle_allocator();
-    Ok(ns)
-}
-
-/// Times an encode into `scratch` (cleared first) and the decode of what
-/// it wrote, as one run; the decoded value is dropped after the clock.
-pub(crate) fn timed_roundtrip<T>(
-    scratch: &mut Vec<u8>,
-    encode: impl FnOnce(&mut Vec<u8>) -> Result<(), CodecError>,
-    decode: impl FnOnce(&[u8]) -> Result<T, CodecError>,
-) -> Result<u64, CodecError> {
-    scratch.clear();
-    let start = Instant::now();
-    encode(scratch)?;
-    let decoded = decode(black_box(scratch))?;
-    let ns = elapsed_ns(start);
-    drop(black_box(decoded));
-    settle_allocator();
-    Ok(ns)
-}
-
-/// One format's state while a dataset is measured: its checked encoding and
-/// whatever its runs need. The value suite and the typed suite each have
-/// their own lanes; the timing loop ([`measure_lanes`]) serves both.
-pub(crate) trait Lane {
-    /// The format.
-    fn format(&self) -> &'static Format;
-    /// The checked encoding of the dataset, which decode runs read.
-    fn encoded(&self) -> &[u8];
-    /// Whether the format can run this operation on this dataset.
-    fn supports(&self, operation: Operation) -> bool;
-    /// One run of the operation; returns its time in nanoseconds. Only the
-    /// operation is timed: clearing the buffer before and dropping the
-    /// decoded value after are not.
-    fn run(&mut self, operation: Operation) -> Result<u64, CodecError>;
-}
+/// A checked lane and the format it measures.
+pub(crate) type FormatLane<'v> = (&'static Format, Box<dyn Lane + 'v>);
 
 /// A value-suite lane: the format's functions over the neutral value.
 struct ValueLane<'v> {
-    format: &'static Format,
     codec: ValueCodec,
     value: &'v Value,
     /// The checked encoding of the dataset, which decode runs read.
@@ -238,34 +74,62 @@ pub(crate) fn measure_dataset(
     value: &Value,
     progress: &ProgressBar,
 ) -> Result<Vec<Measurement>, BenchError> {
-    let mut lanes: Vec<Box<dyn Lane + '_>> = Vec::with_capacity(plan.formats.len());
+    let mut lanes: Vec<FormatLane<'_>> = Vec::with_capacity(plan.formats.len());
     for &format in &plan.formats {
         progress.set_message(format!("{dataset}: checking {}", format.name));
-        let mut zstd = ZstdStep::for_format(format).map_err(|err| BenchError::Codec {
+        let mut zstd = format.zstd_step().map_err(|err| BenchError::Codec {
             format: format.name,
             dataset: dataset.into(),
             operation: Operation::Encode,
             message: format!("zstd: {err}"),
         })?;
-        let encoded = check_round_trip(format, dataset, value, zstd.as_mut())?;
-        lanes.push(Box::new(ValueLane {
-            format,
-            codec: format.value_codec(),
+        let codec = format.codec().value();
+        let encoded = check_round_trip(format, codec, dataset, value, zstd.as_mut())?;
+        let lane = ValueLane {
+            codec,
             value,
             encoded,
             scratch: Vec::new(),
             zstd,
-        }));
+        };
+        lanes.push((format, Box::new(lane)));
     }
     measure_lanes(plan, dataset.into(), &mut lanes, progress)
 }
 
-/// The timing loop over checked lanes: warm-up runs, then the timed
-/// iterations, then one [`Measurement`] per lane and supported operation.
-pub(crate) fn measure_lanes(
+/// Measures every format of the plan on one (already verified) typed
+/// dataset: each format's lane is checked first (see the `typed` module),
+/// then timed like the value suite's.
+pub(crate) fn measure_typed_dataset(
     plan: &Plan,
     dataset: BenchDataset,
-    lanes: &mut [Box<dyn Lane + '_>],
+    value: &TypedValue,
+    progress: &ProgressBar,
+) -> Result<Vec<Measurement>, BenchError> {
+    progress.set_message(format!("{dataset}: checking every format"));
+    let mut lanes: Vec<FormatLane<'_>> = Vec::with_capacity(plan.formats.len());
+    for &format in &plan.formats {
+        let failed = |(operation, message)| BenchError::TypedCheck {
+            format: format.name,
+            dataset,
+            operation,
+            message,
+        };
+        let zstd = format
+            .zstd_step()
+            .map_err(|err| failed((Operation::Encode, format!("zstd: {err}"))))?;
+        let lane = format.codec().typed_lane(value, zstd).map_err(failed)?;
+        lanes.push((format, lane));
+    }
+    measure_lanes(plan, dataset, &mut lanes, progress)
+}
+
+/// The timing loop over checked lanes: warm-up runs, then the timed
+/// iterations, then one [`Measurement`] per lane and supported operation.
+fn measure_lanes(
+    plan: &Plan,
+    dataset: BenchDataset,
+    lanes: &mut [FormatLane<'_>],
     progress: &ProgressBar,
 ) -> Result<Vec<Measurement>, BenchError> {
     let operations = plan.suite.operations();
@@ -279,10 +143,9 @@ pub(crate) fn measure_lanes(
     };
     progress.set_message(format!("{dataset}: warming up"));
     for &operation in operations {
-        for lane in lanes.iter_mut().filter(|l| l.supports(operation)) {
+        for (format, lane) in lanes.iter_mut().filter(|(_, l)| l.supports(operation)) {
             for _ in 0..plan.warmup {
-                lane.run(operation)
-                    .map_err(failed(lane.format(), operation))?;
+                lane.run(operation).map_err(failed(format, operation))?;
             }
         }
     }
@@ -305,29 +168,27 @@ pub(crate) fn measure_lanes(
             let first = iteration % lanes.len();
             let order = (first..lanes.len()).chain(0..first);
             for index in order {
-                let lane = &mut lanes[index];
+                let (format, lane) = &mut lanes[index];
                 if !lane.supports(operation) {
                     continue;
                 }
-                let ns = lane
-                    .run(operation)
-                    .map_err(failed(lane.format(), operation))?;
+                let ns = lane.run(operation).map_err(failed(format, operation))?;
                 samples[index][op_index].push(ns);
                 progress.inc(1);
             }
         }
     }
     let mut results = Vec::with_capacity(lanes.len() * operations.len());
-    for (lane, lane_samples) in lanes.iter().zip(&samples) {
+    for ((format, lane), lane_samples) in lanes.iter().zip(&samples) {
         let size_bytes = lane.encoded().len() as u64;
         // A compressed pipeline's size is already its size after zstd;
         // compressing its output again would measure nothing.
-        let zstd_bytes = if lane.format().is_compressed() {
+        let zstd_bytes = if format.is_compressed() {
             None
         } else {
             let compressed = zstd::bulk::compress(lane.encoded(), ZSTD_LEVEL).map_err(|err| {
                 BenchError::Codec {
-                    format: lane.format().name,
+                    format: format.name,
                     dataset,
                     operation: Operation::Encode,
                     message: format!("zstd: {err}"),
@@ -340,7 +201,7 @@ pub(crate) fn measure_lanes(
                 continue;
             };
             results.push(Measurement {
-                format: lane.format(),
+                format,
                 dataset,
                 operation,
                 stats,
@@ -352,17 +213,18 @@ pub(crate) fn measure_lanes(
     Ok(results)
 }
 
-/// Encodes the value twice (the bytes must match) and decodes it (the result
-/// must equal the value); returns the encoding. For a compressed pipeline
+/// Encodes the value twice with the format's functions (the bytes must
+/// match) and decodes it (the result must equal the value); returns the
+/// encoding. For a compressed pipeline
 /// (`zstd` given) the encodings are compressed and the decode decompresses
 /// first, through the same step the timed runs use.
 fn check_round_trip(
     format: &'static Format,
+    codec: ValueCodec,
     dataset: Dataset,
     value: &Value,
     mut zstd: Option<&mut ZstdStep>,
 ) -> Result<Vec<u8>, BenchError> {
-    let codec = format.value_codec();
     let failed = |operation| {
         move |err: CodecError| BenchError::Codec {
             format: format.name,
@@ -401,10 +263,6 @@ fn check_round_trip(
 }
 
 impl Lane for ValueLane<'_> {
-    fn format(&self) -> &'static Format {
-        self.format
-    }
-
     fn encoded(&self) -> &[u8] {
         &self.encoded
     }
@@ -449,6 +307,8 @@ impl Lane for ValueLane<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::codec::Json;
+    use crate::format::Runs;
     use crate::{FORMATS, Mode, Suite};
 
     #[test]
@@ -476,7 +336,7 @@ mod tests {
                 // The pipeline's size is its base format's size after zstd.
                 let base = results
                     .iter()
-                    .find(|b| Some(b.format.name) == m.format.zstd_of)
+                    .find(|b| Some(b.format.name) == m.format.zstd_of())
                     .unwrap();
                 assert_eq!(Some(m.size_bytes), base.zstd_bytes, "{}", m.format.name);
             } else {
@@ -503,15 +363,18 @@ mod tests {
             bytes_as_base64: false,
             pinned_by_format_version: false,
             needs_schema: false,
-            zstd_of: None,
-            codec: crate::Codec::Json,
-            value: Some(ValueCodec {
-                encode: |v, buf| Ok(serde_json::to_writer(buf, v)?),
-                decode: lossy_decode,
-            }),
+            runs: Runs::Codec {
+                codec: &Json,
+                value_suite: true,
+                counted: false,
+            },
+        };
+        let lossy = ValueCodec {
+            encode: |v, buf| Ok(serde_json::to_writer(buf, v)?),
+            decode: lossy_decode,
         };
         let value = Value::Map(vec![("a".into(), Value::Null), ("b".into(), Value::Null)]);
-        let err = check_round_trip(&LOSSY, Dataset::Canada, &value, None).unwrap_err();
+        let err = check_round_trip(&LOSSY, lossy, Dataset::Canada, &value, None).unwrap_err();
         assert_eq!(
             err.to_string(),
             "lossy does not round-trip dataset `canada` exactly: at $: expected a map of 2 \

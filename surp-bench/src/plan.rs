@@ -182,7 +182,7 @@ impl Plan {
             .formats
             .iter()
             .copied()
-            .filter(|f| pipelines.iter().any(|p| p.zstd_of == Some(f.name)))
+            .filter(|f| pipelines.iter().any(|p| p.zstd_of() == Some(f.name)))
             .collect();
         rows.extend(pipelines);
         rows

@@ -30,7 +30,7 @@
 use prost::Message;
 use surp_datasets::Value;
 
-use crate::format::CodecError;
+use crate::codec::CodecError;
 
 /// A neutral value as a protobuf message.
 #[derive(Clone, PartialEq, Message)]
@@ -163,6 +163,11 @@ impl TryFrom<ProtoValue> for Value {
         })
     }
 }
+
+/// Protobuf through prost: in the value suite this module's generic Value
+/// message, in the typed suite each dataset's own messages
+/// (`surp_datasets::typed::TypedData::Proto`).
+pub(crate) struct Protobuf;
 
 /// Converts the value to a [`ProtoValue`] and appends its encoding.
 pub fn encode(value: &Value, buf: &mut Vec<u8>) -> Result<(), CodecError> {

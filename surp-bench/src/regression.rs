@@ -413,9 +413,11 @@ mod tests {
         bytes_as_base64: false,
         pinned_by_format_version: true,
         needs_schema: false,
-        zstd_of: None,
-        codec: crate::Codec::Surp,
-        value: None,
+        runs: crate::format::Runs::Codec {
+            codec: &crate::codec::Surp,
+            value_suite: false,
+            counted: false,
+        },
     };
 
     #[test]
