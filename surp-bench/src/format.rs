@@ -38,6 +38,9 @@ pub(crate) trait Codec: Sync {
         value: &'v TypedValue,
         zstd: Option<ZstdStep>,
     ) -> Result<Box<dyn Lane + 'v>, LaneError>;
+    /// Whether the typed suite's lanes can decode borrowing from the
+    /// input (see [`SerdeFormat::BORROWS`]).
+    fn borrows(&self) -> bool;
     /// The instruction counter's cell for an operation on a dataset;
     /// `None` for an implementation it cannot count.
     fn cell<'v>(&self, op: Operation, input: CellInput<'v>) -> Option<CellRun<'v>>;
@@ -57,6 +60,9 @@ impl<C: SerdeFormat> Codec for C {
     ) -> Result<Box<dyn Lane + 'v>, LaneError> {
         typed::serde_lane::<C>(value, zstd)
     }
+    fn borrows(&self) -> bool {
+        C::BORROWS
+    }
     fn cell<'v>(&self, op: Operation, input: CellInput<'v>) -> Option<CellRun<'v>> {
         Some(cell::serde_cell::<C>(op, input))
     }
@@ -75,6 +81,9 @@ impl Codec for Protobuf {
         zstd: Option<ZstdStep>,
     ) -> Result<Box<dyn Lane + 'v>, LaneError> {
         typed::proto_lane(value, zstd)
+    }
+    fn borrows(&self) -> bool {
+        false
     }
     fn cell<'v>(&self, _: Operation, _: CellInput<'v>) -> Option<CellRun<'v>> {
         None

@@ -7,11 +7,13 @@ use std::path::Path;
 use std::process::Command;
 
 use serde::Serialize;
-use surp_datasets::typed::{TYPED_DATASET_VERSION, typed_manifest};
+use surp_datasets::typed::{TYPED_DATASET_VERSION, TypedDataset, typed_manifest};
 use surp_datasets::{DATASET_VERSION, manifest};
 
 use crate::regression::{NOISY_CV_PCT, REFERENCE_FORMAT, TIME_THRESHOLD_PCT};
-use crate::{BenchDataset, Comparison, Plan, SURP_FORMAT_VERSION, Suite};
+use crate::{
+    BenchDataset, Comparison, FORMATS, Format, Plan, SURP_FORMAT_VERSION, Suite, ZSTD_LEVEL,
+};
 
 include!(concat!(env!("OUT_DIR"), "/locked_versions.rs"));
 
@@ -85,78 +87,150 @@ pub struct Methodology {
     /// The clock.
     pub timer: &'static str,
     /// What the compressed-size column is.
-    pub zstd: &'static str,
+    pub zstd: String,
     /// What the borrowed decode measures (typed suite).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub borrowed_decode: Option<&'static str>,
+    pub borrowed_decode: Option<String>,
     /// Which formats need the schema to decode.
-    pub schema: &'static str,
+    pub schema: String,
     /// What became of the v0.1.0 run's encode anomaly, measured.
     pub encode_anomaly_v0_1_0: &'static str,
 }
 
-const METHODOLOGY: Methodology = Methodology {
-    encode_buffer: "each format encodes into its own Vec<u8> through its writer API \
-                    (surp_dedup: surp_dedup::append_to_vec; surp_dedup_shapes: the same with \
-                    Options::dedup_strings(false)); the Vec is cleared (capacity kept) \
-                    before every encode, so timed encodes never grow it",
-    decode: "from a slice holding the format's encoding; the clock stops before the decoded \
-             value is dropped. After the drop, outside the clock, the harness allocates and \
-             frees one 4 KiB block, so that the free work glibc's allocator defers to its next \
-             large request (merging its fast bins) is not timed as part of the next run; the \
-             roundtrip's drop is followed by the same",
-    order: "per dataset: warm-up runs of every operation per format; then each timed \
-            iteration runs encode, decode and roundtrip in turn, each round-robin over the formats; \
-            the format that goes first rotates from one iteration to the next",
-    p95: "nearest rank; with fewer than 20 samples it is the maximum (reports label it max)",
-    throughput: "serialized bytes / median time, in MB/s (10^6 bytes/s); roundtrip counts the \
-                 bytes once",
-    protobuf: "prost with a generic Value message; encode includes converting the neutral value \
-               into it, decode includes converting back",
-    json_bytes: "JSON has no bytes type: bytes are written as base64 strings and decode as \
-                 strings; its round-trip check expects those strings",
-    timer: "std::time::Instant around each single run",
-    zstd: "zstd_bytes is the encoding compressed with zstd level 3 (the zstd crate, one shot, \
-           no dictionary); it is computed once per format and dataset, not timed. The \
-           pipelines surp_zstd and surp_dedup_zstd are timed: encode is the format's encode into \
-           a reused Vec, then zstd level 3 into the lane's Vec as one frame that records its \
-           size; decode reads that size, decompresses into a reused Vec and decodes from it \
-           (a borrowed decode borrows from it). The zstd contexts are made once per lane, \
-           outside the clock; their size_bytes is the compressed size (so their mb_per_s is \
-           compressed bytes per second) and their zstd_bytes is empty",
-    borrowed_decode: None,
-    schema: "no format of the value suite needs a schema of the dataset: each writes the \
-             data's map keys and value types on the wire, Protobuf through one generic Value \
-             message",
-    encode_anomaly_v0_1_0: ENCODE_ANOMALY,
-};
+impl Methodology {
+    /// How a suite's numbers are taken. The sentences that list formats or
+    /// datasets are written from [`FORMATS`] and the typed datasets'
+    /// [`TypedDataset::has_strings`], so they name what the harness measures.
+    fn of(suite: Suite) -> Methodology {
+        let value = Methodology {
+            encode_buffer: "each format encodes into its own Vec<u8> through its writer API \
+                            (surp_dedup: surp_dedup::append_to_vec; surp_dedup_shapes: the same \
+                            with Options::dedup_strings(false)); the Vec is cleared (capacity \
+                            kept) before every encode, so timed encodes never grow it",
+            decode: "from a slice holding the format's encoding; the clock stops before the \
+                     decoded value is dropped. After the drop, outside the clock, the harness \
+                     allocates and frees one 4 KiB block, so that the free work glibc's allocator \
+                     defers to its next large request (merging its fast bins) is not timed as \
+                     part of the next run; the roundtrip's drop is followed by the same",
+            order: "per dataset: warm-up runs of every operation per format; then each timed \
+                    iteration runs encode, decode and roundtrip in turn, each round-robin over \
+                    the formats; the format that goes first rotates from one iteration to the \
+                    next",
+            p95: "nearest rank; with fewer than 20 samples it is the maximum (reports label it \
+                  max)",
+            throughput: "serialized bytes / median time, in MB/s (10^6 bytes/s); roundtrip counts \
+                         the bytes once",
+            protobuf: "prost with a generic Value message; encode includes converting the neutral \
+                       value into it, decode includes converting back",
+            json_bytes: "JSON has no bytes type: bytes are written as base64 strings and decode \
+                         as strings; its round-trip check expects those strings",
+            timer: "std::time::Instant around each single run",
+            zstd: format!(
+                "zstd_bytes is the encoding compressed with zstd level {ZSTD_LEVEL} (the zstd \
+                 crate, one shot, no dictionary); it is computed once per format and dataset, not \
+                 timed. The pipelines {} are timed: encode is the format's encode into a reused \
+                 Vec, then zstd level {ZSTD_LEVEL} into the lane's Vec as one frame that records \
+                 its size; decode reads that size, decompresses into a reused Vec and decodes \
+                 from it (a borrowed decode borrows from it). The zstd contexts are made once per \
+                 lane, outside the clock; their size_bytes is the compressed size (so their \
+                 mb_per_s is compressed bytes per second) and their zstd_bytes is empty",
+                and_list(FORMATS.iter().filter(|f| f.is_compressed()).map(|f| f.name)),
+            ),
+            borrowed_decode: None,
+            schema: schema_note(Suite::Value),
+            encode_anomaly_v0_1_0: ENCODE_ANOMALY,
+        };
+        match suite {
+            Suite::Value => value,
+            // The value suite's, with these changes.
+            Suite::Typed => Methodology {
+                encode_buffer: "each format encodes into its own reused Vec<u8>, cleared before \
+                                every encode, through its writer API where it has one; cbor4ii \
+                                (serde::to_vec) and postcard (to_extend) take the Vec by value \
+                                and hand it back, so its capacity is reused too; bitcode's serde \
+                                API (bitcode::serialize) always returns a new Vec, so its encode \
+                                time includes that allocation",
+                decode: "owned decode into the dataset's Rust type (String fields) from a slice \
+                         holding the format's encoding; the clock stops before the value is \
+                         dropped, and after the drop one 4 KiB block is allocated and freed, \
+                         untimed, as in the value suite",
+                protobuf: "prost with one derived message type per dataset type (no protoc); the \
+                           dataset is converted into its messages once, outside the clock, so \
+                           encode and decode time prost on its own message types; the round-trip \
+                           check converts back",
+                json_bytes: "the typed datasets hold no byte strings",
+                schema: schema_note(Suite::Typed),
+                borrowed_decode: Some(borrowed_decode_note()),
+                ..value
+            },
+        }
+    }
+}
 
-/// The typed suite's methodology: the value suite's, with these changes.
-const TYPED_METHODOLOGY: Methodology = Methodology {
-    encode_buffer: "each format encodes into its own reused Vec<u8>, cleared before every \
-                    encode: surp, serde_json, rmp-serde, ciborium and prost write into it; \
-                    cbor4ii (serde::to_vec) and postcard (to_extend) take the Vec by value and \
-                    hand it back, so its capacity is reused too; bitcode's serde API \
-                    (bitcode::serialize) always returns a new Vec, so its encode time includes \
-                    that allocation",
-    decode: "owned decode into the dataset's Rust type (String fields) from a slice holding the \
-             format's encoding; the clock stops before the value is dropped, and after the \
-             drop one 4 KiB block is allocated and freed, untimed, as in the value suite",
-    protobuf: "prost with one derived message type per dataset type (no protoc); the dataset is \
-               converted into its messages once, outside the clock, so encode and decode time \
-               prost on its own message types; the round-trip check converts back",
-    json_bytes: "the typed datasets hold no byte strings",
-    schema: "postcard, bitcode, Protobuf and MessagePack compact (structs as arrays) write no \
-             field names or types: a reader needs the schema to decode them. Surp, JSON, \
-             MessagePack (structs as maps) and CBOR (ciborium and cbor4ii) are self-describing",
-    borrowed_decode: Some(
+/// Names as a list in a sentence: "a", "a and b", "a, b and c".
+fn and_list<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<&str> = names.into_iter().collect();
+    match names.split_last() {
+        None => String::new(),
+        Some((last, [])) => (*last).to_owned(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// The labels of a suite's formats, pipelines left out, that `keep` picks.
+fn labels(suite: Suite, keep: impl Fn(&Format) -> bool) -> String {
+    and_list(
+        FORMATS
+            .iter()
+            .filter(|f| f.in_suite(suite) && !f.is_compressed() && keep(f))
+            .map(|f| f.label),
+    )
+}
+
+/// Which formats need the schema to decode, from [`Format::needs_schema`].
+fn schema_note(suite: Suite) -> String {
+    match suite {
+        Suite::Value => {
+            let mut note = String::from(
+                "no format of the value suite needs a schema of the dataset: each writes the \
+                 data's map keys and value types on the wire",
+            );
+            let generic = labels(suite, |f| f.needs_schema);
+            if !generic.is_empty() {
+                note.push_str(&format!(", {generic} through one generic Value message"));
+            }
+            note
+        }
+        Suite::Typed => format!(
+            "{} write no field names or types: a reader needs the schema to decode them. {} \
+             are self-describing",
+            labels(suite, |f| f.needs_schema_in(suite)),
+            labels(suite, |f| !f.needs_schema_in(suite)),
+        ),
+    }
+}
+
+/// Which datasets and formats have a borrowed decode.
+fn borrowed_decode_note() -> String {
+    format!(
         "decode_borrowed decodes into the same types with &str in place of String, where the \
-         dataset has strings (log, game_save) and the format can borrow from a slice (all but \
-         ciborium, which reads through io::Read, and prost); the check before timing compares \
-         its serde_json text with the dataset's",
-    ),
-    ..METHODOLOGY
-};
+         dataset has strings ({}) and the format can borrow from a slice (all but {}, which \
+         cannot borrow from their input); the check before timing compares its serde_json \
+         text with the dataset's",
+        and_list(
+            TypedDataset::ALL
+                .into_iter()
+                .filter(|d| d.has_strings())
+                .map(|d| d.name())
+        ),
+        and_list(
+            FORMATS
+                .iter()
+                .filter(|f| !f.is_compressed() && !f.codec().borrows())
+                .map(|f| f.implementation)
+        ),
+    )
+}
 
 // Written into every run's meta.json, so that each run's methodology page
 // says why noisy cells are flagged and CI counts instructions, not time.
@@ -299,10 +373,7 @@ impl Meta {
             dataset_scale: scale.name(),
             iterations: plan.iterations,
             warmup_iterations: plan.warmup,
-            methodology: match plan.suite {
-                Suite::Value => METHODOLOGY,
-                Suite::Typed => TYPED_METHODOLOGY,
-            },
+            methodology: Methodology::of(plan.suite),
             machine: Machine {
                 os: std::env::consts::OS,
                 arch: std::env::consts::ARCH,
@@ -381,6 +452,37 @@ mod tests {
             assert!(locked_version(name).is_some(), "{name}");
         }
         assert_eq!(locked_version("no-such-crate"), None);
+    }
+
+    #[test]
+    fn names_in_a_sentence_read_as_a_list() {
+        assert_eq!(and_list([]), "");
+        assert_eq!(and_list(["a"]), "a");
+        assert_eq!(and_list(["a", "b"]), "a and b");
+        assert_eq!(and_list(["a", "b", "c"]), "a, b and c");
+    }
+
+    #[test]
+    fn the_notes_that_name_formats_and_datasets_follow_the_tables() {
+        let value = Methodology::of(Suite::Value);
+        assert!(
+            value
+                .schema
+                .ends_with(", Protobuf through one generic Value message")
+        );
+        assert!(
+            value
+                .zstd
+                .contains("The pipelines surp_zstd and surp_dedup_zstd are timed")
+        );
+        assert_eq!(value.borrowed_decode, None);
+        let typed = Methodology::of(Suite::Typed);
+        assert!(typed.schema.starts_with(
+            "MessagePack compact, postcard, bitcode and Protobuf write no field names or types"
+        ));
+        let borrowed = typed.borrowed_decode.unwrap();
+        assert!(borrowed.contains("dataset has strings (log and game_save)"));
+        assert!(borrowed.contains("(all but ciborium and prost, which cannot borrow"));
     }
 
     #[test]
