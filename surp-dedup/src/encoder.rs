@@ -30,7 +30,7 @@ mod pending;
 /// Bytes kept free before a collection whose count serde did not give; the
 /// header is written at the end of the gap when the collection ends, and the
 /// rest of the gap is removed later (see [`Pending`]).
-const HEADER_GAP: usize = 9;
+const HEADER_GAP: usize = wire::MAX_HEADER;
 
 /// How many bytes of values a compaction may move at once per byte of keys
 /// (and header) it removes; above that, the keys are recorded in

@@ -53,11 +53,7 @@ impl<'a, const STRINGS: bool> Serializer<'a, STRINGS> {
 
     fn null(mut self) -> Result<()> {
         self.non_string()?;
-        for _ in 0..self.pending_some {
-            self.enc.out.push(wire::SOME);
-        }
-        self.enc.out.push(wire::NULL);
-        Ok(())
+        wire::write_marked_null(&mut self.enc.out, self.pending_some)
     }
 
     /// Opens the one-entry map of an enum variant and writes its name.

@@ -42,7 +42,7 @@ pub trait Output {
 /// Surp headers carry counts, so such a collection cannot be written until
 /// it ends. The outermost one is built here and then copied to the output
 /// after its header. Collections of unknown length nested in it are written
-/// into the same buffer behind a gap of [`MAX_HEADER`] bytes; when one ends,
+/// into the same buffer behind a gap of [`MAX_HEADER`](crate::wire::MAX_HEADER) bytes; when one ends,
 /// its header goes at the end of its gap and the rest of the gap, the
 /// *slack*, is recorded in `gaps` rather than closed by moving the items
 /// back. The copy to the output skips the slack, so every byte is written
@@ -64,9 +64,6 @@ pub struct Spill {
     /// The sum of the slacks in `gaps`.
     pub(crate) slack: usize,
 }
-
-/// The longest array or map header: a tag and an 8-byte count.
-pub(crate) const MAX_HEADER: usize = 9;
 
 impl Spill {
     /// Removes the slack of `gaps[from..]` by moving the bytes after it

@@ -14,12 +14,8 @@ impl Encoder {
         count: usize,
         mark: Mark,
     ) -> Result<()> {
-        let end = self.out.len();
-        wire::write_header(&mut self.out, kind, count)?;
-        let len = self.out.len() - end;
-        self.out.copy_within(end.., start + HEADER_GAP - len);
-        self.out.truncate(end);
-        self.remove_later(start, HEADER_GAP - len);
+        let slack = wire::write_header_in_gap(&mut self.out, start, kind, count)?;
+        self.remove_later(start, slack);
         self.settle(start, mark);
         Ok(())
     }

@@ -18,7 +18,8 @@
 use serde::ser::{self, Serialize};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::output::{MAX_HEADER, Output, Spill};
+use crate::output::{Output, Spill};
+use crate::wire::MAX_HEADER;
 use crate::wire::{self, Kind};
 
 pub(crate) mod depth;
@@ -430,14 +431,9 @@ fn close_gap(
     gaps: usize,
     slack: usize,
 ) -> Result<()> {
-    // The header is written at the end of the buffer, then moved to the gap.
-    let end = spill.bytes.len();
-    wire::write_header(&mut spill.bytes, kind, count)?;
-    let len = spill.bytes.len() - end;
-    spill.bytes.copy_within(end.., at + MAX_HEADER - len);
-    spill.bytes.truncate(end);
-    spill.gaps[gaps].1 = MAX_HEADER - len;
-    spill.slack += MAX_HEADER - len;
+    let gap_slack = wire::write_header_in_gap(&mut spill.bytes, at, kind, count)?;
+    spill.gaps[gaps].1 = gap_slack;
+    spill.slack += gap_slack;
     if 2 * (spill.slack - slack) >= spill.bytes.len() - at {
         spill.close_gaps(gaps);
     }

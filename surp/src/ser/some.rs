@@ -23,10 +23,7 @@ pub struct SomeSerializer<'a, O> {
 impl<O: Output> SomeSerializer<'_, O> {
     #[inline]
     fn marked_null(self) -> Result<()> {
-        for _ in 0..self.pending {
-            self.ser.out.write_u8(wire::SOME)?;
-        }
-        self.ser.out.write_u8(wire::NULL)
+        wire::write_marked_null(&mut self.ser.out, self.pending)
     }
 }
 

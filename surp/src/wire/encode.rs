@@ -3,10 +3,13 @@
 //! write every byte through these functions.
 
 use super::{
-    F16, F32, F64, FALSE, FIXMAP, FIXSHAPE, FIXSHAPE_COUNT, FIXSTR, FIXUINT_MAX, Kind, NINT1,
-    SHAPE_REF1, SHAPE_REF2, STR_REF1, STR_REF2, STR_REF3, TRUE, UINT1, WIDE_NINT, WIDE_UINT,
+    F16, F32, F64, FALSE, FIXMAP, FIXSHAPE, FIXSHAPE_COUNT, FIXSTR, FIXUINT_MAX, Kind, NINT1, NULL,
+    SHAPE_REF1, SHAPE_REF2, SOME, STR_REF1, STR_REF2, STR_REF3, TRUE, UINT1, WIDE_NINT, WIDE_UINT,
     byte_width, length_class, length_class_width, str_ref_size,
 };
+#[allow(unused_imports)]
+use crate::prelude::*;
+
 use crate::error::Result;
 use crate::float;
 use crate::output::Output;
@@ -199,6 +202,41 @@ fn write_static_str_after<O: Output + ?Sized>(out: &mut O, prefix: &[u8], s: &st
 pub fn write_bytes<O: Output + ?Sized>(out: &mut O, b: &[u8]) -> Result<()> {
     write_header(out, Kind::Bytes, b.len())?;
     out.write_all(b)
+}
+
+/// The longest array or map header: a tag and an 8-byte count. A
+/// collection whose count is not known when it opens is written after a gap
+/// this long, for [`write_header_in_gap`].
+pub const MAX_HEADER: usize = 9;
+
+/// Writes the header of a collection of `count` items that were written
+/// after a gap of [`MAX_HEADER`] bytes at `gap` in `buf`: the header goes at
+/// the end of the gap, so the items need not move. Returns the slack, the
+/// bytes of the gap before the header, which the caller removes later.
+#[inline]
+pub fn write_header_in_gap(
+    buf: &mut Vec<u8>,
+    gap: usize,
+    kind: Kind,
+    count: usize,
+) -> Result<usize> {
+    let end = buf.len();
+    write_header(buf, kind, count)?;
+    let len = buf.len() - end;
+    buf.copy_within(end.., gap + MAX_HEADER - len);
+    buf.truncate(end);
+    Ok(MAX_HEADER - len)
+}
+
+/// Writes the null that ends a chain of `pending` nested `Some`s, after a
+/// `some` tag for each of them: the content is written as null, so without
+/// the tags `Some(None)` would read as `None` (spec section 5.3).
+#[inline]
+pub fn write_marked_null<O: Output + ?Sized>(out: &mut O, pending: usize) -> Result<()> {
+    for _ in 0..pending {
+        out.write_u8(SOME)?;
+    }
+    out.write_u8(NULL)
 }
 
 /// Writes a boolean.
