@@ -84,7 +84,7 @@ fn encode_all<T: Serialize>(value: &T) -> [surp::Result<Vec<u8>>; 3] {
     ]
 }
 
-/// See `SMALL_STACK_KIB` in `surp/tests/hostile.rs`.
+/// See `SMALL_STACK_KIB` in `surp/tests/hostile/nesting.rs`.
 const SMALL_STACK_KIB: usize = if cfg!(debug_assertions) { 1024 } else { 256 };
 
 fn on_small_stack(f: impl FnOnce() + Send + 'static) {

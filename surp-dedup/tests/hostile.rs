@@ -4,7 +4,7 @@
 //! bad-input families (truncation at every offset, bit flips) applied to
 //! documents written by `surp_dedup`.
 //!
-//! Builds on `surp/tests/hostile.rs` (the basic reference errors, the
+//! Builds on `surp/tests/hostile/` (the basic reference errors, the
 //! misplaced marker, the reference bomb) and `surp/tests/memory_bound.rs`
 //! (the memory that table bombs and reference bombs may take).
 
@@ -438,7 +438,7 @@ fn the_expansion_limit_stops_at_the_reference_its_rule_names() {
 // ---------------------------------------------------------------------------
 // Nesting
 
-/// See `SMALL_STACK_KIB` in `surp/tests/hostile.rs`: 256 KiB in optimised
+/// See `SMALL_STACK_KIB` in `surp/tests/hostile/nesting.rs`: 256 KiB in optimised
 /// builds, 1 MiB in debug builds, where frames are several times larger.
 const SMALL_STACK_KIB: usize = if cfg!(debug_assertions) { 1024 } else { 256 };
 

@@ -1,5 +1,5 @@
 """Hostile inputs for `surp.loads`, the families of the Rust crate's
-`surp/tests/hostile.rs`: truncation, bit flips and byte replacements,
+`surp/tests/hostile/`: truncation, bit flips and byte replacements,
 arbitrary bytes, declared lengths far beyond the input, a million levels of
 nesting, and invalid UTF-8.
 
@@ -31,7 +31,7 @@ SAMPLE = {
 PLAIN = surp.dumps(SAMPLE)
 DEDUP = surp.dumps(SAMPLE, dedup=True)
 
-# Invalid UTF-8, as in surp/tests/hostile.rs.
+# Invalid UTF-8, as in surp/tests/hostile/utf8.rs.
 NOT_UTF8 = [
     ("lone continuation byte", b"\x80"),
     ("truncated two-byte sequence", b"\xc3"),
