@@ -167,26 +167,37 @@ fn every_invalid_case_is_rejected_with_its_kind_and_offset() {
     let doc = load();
     for case in doc["invalid"].as_array().unwrap() {
         let bytes = hex_field(&case["hex"]);
-        let name = case["name"].as_str().unwrap();
         // From a slice and from a reader alike (issue 19: a reader placed
         // root-value errors of deduplicated documents at the marker).
-        for (path, result) in [
-            ("slice", surp::from_slice::<Value>(&bytes)),
-            ("reader", surp::from_reader::<_, Value>(&bytes[..])),
-        ] {
-            let err = result.expect_err(name);
-            let kind = format!("{:?}", err.kind());
-            assert!(
-                kind.starts_with(case["error"].as_str().unwrap()),
-                "{name} from a {path}: got {kind}"
-            );
-            assert_eq!(
-                err.offset(),
-                Some(case["offset"].as_u64().unwrap() as usize),
-                "{name} from a {path}: {err}"
-            );
+        for (path, result) in decode_both(&bytes) {
+            assert_rejected_as_listed(case, path, result);
         }
     }
+}
+
+/// A document decoded as a `Value` from a slice and from a reader.
+fn decode_both(bytes: &[u8]) -> [(&'static str, surp::Result<Value>); 2] {
+    [
+        ("slice", surp::from_slice::<Value>(bytes)),
+        ("reader", surp::from_reader::<_, Value>(bytes)),
+    ]
+}
+
+/// `result` (from a `path`) is the error that `case` lists: its kind
+/// (by name) and its offset.
+fn assert_rejected_as_listed(case: &serde_json::Value, path: &str, result: surp::Result<Value>) {
+    let name = case["name"].as_str().unwrap();
+    let err = result.expect_err(name);
+    let kind = format!("{:?}", err.kind());
+    assert!(
+        kind.starts_with(case["error"].as_str().unwrap()),
+        "{name} from a {path}: got {kind}"
+    );
+    assert_eq!(
+        err.offset(),
+        Some(case["offset"].as_u64().unwrap() as usize),
+        "{name} from a {path}: {err}"
+    );
 }
 
 /// Documents at the baseline limits of `docs/spec.md` section 7.4: the
@@ -201,29 +212,13 @@ fn every_limits_vector_decodes_at_the_baseline_and_fails_one_reference_past_it()
     for case in cases {
         let name = case["name"].as_str().unwrap();
         let bytes = hex_field(&case["hex"]);
-        let results = [
-            ("slice", surp::from_slice::<Value>(&bytes)),
-            ("reader", surp::from_reader::<_, Value>(&bytes[..])),
-        ];
-        for (path, result) in results {
+        for (path, result) in decode_both(&bytes) {
             match case.get("value") {
                 Some(value) => {
                     let decoded = result.unwrap_or_else(|e| panic!("{name} from a {path}: {e}"));
                     assert!(same(&parse(value), &decoded), "{name} from a {path}");
                 }
-                None => {
-                    let err = result.expect_err(name);
-                    let kind = format!("{:?}", err.kind());
-                    assert!(
-                        kind.starts_with(case["error"].as_str().unwrap()),
-                        "{name} from a {path}: got {kind}"
-                    );
-                    assert_eq!(
-                        err.offset(),
-                        Some(case["offset"].as_u64().unwrap() as usize),
-                        "{name} from a {path}"
-                    );
-                }
+                None => assert_rejected_as_listed(case, path, result),
             }
         }
     }
