@@ -32,6 +32,13 @@ def resolve(path, here):
         if tuple(list(cur) + [p]) in mods: cur = tuple(list(cur) + [p])
         else: break
     return cur
+# Unit-test modules in files of their own (`#[cfg(test)] mod tests;`) may
+# use any module of the crate, like the inline ones stripped below.
+test_mods = set()
+for m, text in mods.items():
+    for name in re.findall(r"#\[cfg\(test\)\]\s*mod\s+(\w+)\s*;", text):
+        test_mods.add(m + (name,))
+mods = {m: t for m, t in mods.items() if not any(m[:len(x)] == x for x in test_mods)}
 edges = {}
 for m, text in mods.items():
     # strip comments, and the unit tests (a `#[cfg(test)] mod` to the end
