@@ -31,7 +31,9 @@ const cli = process.env.SURP_CLI ?? binary("surp");
 const bench = binary("surp-bench");
 // Values compared one by one (a process each), and in one document.
 const RUNS = Number(process.env.SURP_DIFFERENTIAL_RUNS ?? 30);
-const BATCH = 300;
+const BATCH = Number(process.env.SURP_DIFFERENTIAL_BATCH ?? 10_000);
+/** Random values per document in the batch comparison. */
+const CHUNK = 250;
 
 function exportDir() {
   if (process.env.SURP_EXPORT_DIR) return process.env.SURP_EXPORT_DIR;
@@ -165,8 +167,11 @@ const { value } = fc.letrec((tie) => ({
 
 test("random JSON values: the same bytes as the Rust encoders, plain and deduplicated", { skip: !hasCli && "no CLI" }, () => {
   const values = fc.sample(value, { numRuns: BATCH, seed: Number(process.env.SURP_DIFFERENTIAL_SEED ?? 34) });
-  // One by one, and all of them in one document, where tables grow large.
-  for (const v of [...values.slice(0, RUNS), { array: values }]) {
+  // One by one, and then all of them, CHUNK to a document, where tables
+  // grow large.
+  const chunks = [];
+  for (let i = 0; i < values.length; i += CHUNK) chunks.push({ array: values.slice(i, i + CHUNK) });
+  for (const v of [...values.slice(0, RUNS), ...chunks]) {
     const text = json(v);
     for (const [flag, options] of MODES) {
       const theirs = rust(text, flag);
