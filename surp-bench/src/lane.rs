@@ -116,9 +116,8 @@ const SETTLE_BYTES: usize = 4096;
 /// (`malloc_consolidate`) runs inside whatever timed operation next asks for
 /// a large block. Which operation that is depends on the order of the runs:
 /// a decoder that allocates a table early paid for the previous format's
-/// drop, and `surp_dedup`'s nested_deep decode had medians that jumped
-/// between 8.7 and 12 ms from one run to the next (CV above 20%). One large
-/// request here makes the allocator do it now. With another allocator
+/// drop in some runs and not in others, so its medians jumped between
+/// runs. One large request here makes the allocator do it now. With another allocator
 /// (`--features jemalloc`) it is one more allocation, untimed.
 #[inline(never)]
 fn settle_allocator() {
