@@ -318,7 +318,7 @@ pub mod proto {
         Boss, Chest, Class, Effect, GameSave, GameSaves, Item, ItemKind, Player, Position, Quest,
         QuestState, Region,
     };
-    use crate::typed::protobuf::{Empty, Invalid, enumeration, narrow, present};
+    use crate::typed::protobuf::{Empty, Invalid, Vec3Msg, enumeration, narrow, present};
 
     /// `GameSaves`.
     #[derive(Clone, PartialEq, Message)]
@@ -368,7 +368,7 @@ pub mod proto {
         pub health: f32,
         /// Position.
         #[prost(message, optional, tag = "6")]
-        pub position: Option<PositionMsg>,
+        pub position: Option<Vec3Msg>,
         /// Inventory.
         #[prost(message, repeated, tag = "7")]
         pub inventory: Vec<ItemMsg>,
@@ -378,20 +378,6 @@ pub mod proto {
         /// Guild.
         #[prost(string, optional, tag = "9")]
         pub guild: Option<String>,
-    }
-
-    /// `Position`.
-    #[derive(Clone, Copy, PartialEq, Message)]
-    pub struct PositionMsg {
-        /// x.
-        #[prost(float, tag = "1")]
-        pub x: f32,
-        /// y.
-        #[prost(float, tag = "2")]
-        pub y: f32,
-        /// z.
-        #[prost(float, tag = "3")]
-        pub z: f32,
     }
 
     /// `Class`.
@@ -588,7 +574,7 @@ pub mod proto {
                 level: p.level.into(),
                 experience: p.experience,
                 health: p.health,
-                position: Some(PositionMsg {
+                position: Some(Vec3Msg {
                     x: p.position.0,
                     y: p.position.1,
                     z: p.position.2,

@@ -123,7 +123,7 @@ pub mod proto {
     use prost::Message;
 
     use super::{Mesh, Triangle, Vec3};
-    use crate::typed::protobuf::{Invalid, present};
+    use crate::typed::protobuf::{Invalid, Vec3Msg, present};
 
     /// `Mesh`.
     #[derive(Clone, PartialEq, Message)]
@@ -148,20 +148,6 @@ pub mod proto {
         /// The normal.
         #[prost(message, optional, tag = "4")]
         pub normal: Option<Vec3Msg>,
-    }
-
-    /// `Vec3`.
-    #[derive(Clone, Copy, PartialEq, Message)]
-    pub struct Vec3Msg {
-        /// x.
-        #[prost(float, tag = "1")]
-        pub x: f32,
-        /// y.
-        #[prost(float, tag = "2")]
-        pub y: f32,
-        /// z.
-        #[prost(float, tag = "3")]
-        pub z: f32,
     }
 
     pub(super) fn to_proto(mesh: &Mesh) -> MeshMsg {

@@ -20,6 +20,21 @@ pub type Invalid = String;
 #[derive(Clone, Copy, PartialEq, Message)]
 pub struct Empty {}
 
+/// Three floats: mesh's `Vec3` and game_save's `Position`, which a schema
+/// would declare once.
+#[derive(Clone, Copy, PartialEq, Message)]
+pub struct Vec3Msg {
+    /// x.
+    #[prost(float, tag = "1")]
+    pub x: f32,
+    /// y.
+    #[prost(float, tag = "2")]
+    pub y: f32,
+    /// z.
+    #[prost(float, tag = "3")]
+    pub z: f32,
+}
+
 /// The value of a message field that the dataset's type requires.
 pub(crate) fn present<T>(field: Option<T>, name: &str) -> Result<T, Invalid> {
     field.ok_or_else(|| format!("the message has no `{name}`"))
