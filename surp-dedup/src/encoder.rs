@@ -27,11 +27,6 @@ use crate::strings::{Lookup, StringTable, hash_bytes};
 mod maps;
 mod pending;
 
-/// Bytes kept free before a collection whose count serde did not give; the
-/// header is written at the end of the gap when the collection ends, and the
-/// rest of the gap is removed later (see [`Pending`]).
-const HEADER_GAP: usize = wire::MAX_HEADER;
-
 /// How many bytes of values a compaction may move at once per byte of keys
 /// (and header) it removes; above that, the keys are recorded in
 /// [`Pending`] and removed later.
@@ -311,7 +306,9 @@ impl Encoder {
         let start = self.out.len();
         match len {
             Some(n) => wire::write_header(&mut self.out, Kind::Array, n)?,
-            None => self.out.extend_from_slice(&[0; HEADER_GAP]),
+            // A gap for the header, written at its end when the count is
+            // known; the rest of the gap is removed later (see [`Pending`]).
+            None => self.out.extend_from_slice(&[0; wire::MAX_HEADER]),
         }
         // Only an array of unknown length needs the mark (to close its
         // gap); known-length arrays, the common case, stay small.

@@ -43,7 +43,7 @@ impl Encoder {
         let start = self.out.len();
         match len {
             Some(n) => wire::write_header(&mut self.out, Kind::Map, n)?,
-            None => self.out.extend_from_slice(&[0; HEADER_GAP]),
+            None => self.out.extend_from_slice(&[0; wire::MAX_HEADER]),
         }
         let index = self.explicit.len();
         self.explicit.push(ExplicitMap {
