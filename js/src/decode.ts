@@ -95,6 +95,7 @@ export class Decoder {
   /** Whether the last map key read started with a string tag. */
   private stringTag = false;
   private readonly wrapFloats: boolean;
+  private readonly copyBytes: boolean;
 
   // The current document's deduplication state (section 7).
   private dedup = false;
@@ -141,6 +142,7 @@ export class Decoder {
     const mapsAs = options.mapsAs ?? "auto";
     this.mapsAs = mapsAs === "auto" ? 0 : mapsAs === "map" ? 1 : 2;
     this.wrapFloats = options.wrapFloats ?? false;
+    this.copyBytes = options.copyBytes ?? false;
   }
 
   /** Decodes one document, which must fill `input` exactly. */
@@ -245,50 +247,102 @@ export class Decoder {
     return this.other(t, start, depth);
   }
 
-  /** The tags from `0xc0` to `0xf7`. */
+  /**
+   * The tags from `0xc0` to `0xf7`, one case each (the numbers are those
+   * of tag.ts), so that the engine dispatches through a jump table rather
+   * than a chain of comparisons.
+   */
   private other(t: number, start: number, depth: number): unknown {
-    if (t < tag.STR8) return this.shapeRef(t - tag.FIXSHAPE, start, depth);
-    if (t < tag.BIN8) return this.string(this.length(t - tag.STR8), start);
-    if (t < tag.ARRAY8) return this.bytes(this.length(t - tag.BIN8), start);
-    if (t < tag.MAP8) return this.array(this.length(t - tag.ARRAY8), start, depth);
-    if (t < tag.UINT) return this.map(this.length(t - tag.MAP8), start, depth);
-    if (t < tag.NINT) return this.uint(t - tag.UINT + 1);
-    if (t < tag.NULL) return this.nint(t - tag.NINT + 1);
     switch (t) {
-      case tag.NULL:
+      case 0xc0: // fixshape
+      case 0xc1:
+      case 0xc2:
+      case 0xc3:
+      case 0xc4:
+      case 0xc5:
+      case 0xc6:
+      case 0xc7:
+        return this.shapeRef(t - tag.FIXSHAPE, start, depth);
+      case 0xc8: // str8
+        return this.string(this.le(1), start);
+      case 0xc9:
+      case 0xca:
+      case 0xcb:
+        return this.string(this.length(t - tag.STR8), start);
+      case 0xcc: // bin8
+      case 0xcd:
+      case 0xce:
+      case 0xcf:
+        return this.bytes(this.length(t - tag.BIN8), start);
+      case 0xd0: // array8
+      case 0xd1:
+      case 0xd2:
+      case 0xd3:
+        return this.array(this.length(t - tag.ARRAY8), start, depth);
+      case 0xd4: // map8
+      case 0xd5:
+      case 0xd6:
+      case 0xd7:
+        return this.map(this.length(t - tag.MAP8), start, depth);
+      case 0xd8: // uint, 1 to 8 bytes
+        return this.le(1);
+      case 0xd9:
+        return this.le(2);
+      case 0xda:
+      case 0xdb:
+      case 0xdc:
+      case 0xdd:
+      case 0xde:
+      case 0xdf:
+        return this.uint(t - tag.UINT + 1);
+      case 0xe0: // nint, 1 to 8 bytes
+        return -1 - this.le(1);
+      case 0xe1:
+        return -1 - this.le(2);
+      case 0xe2:
+      case 0xe3:
+      case 0xe4:
+      case 0xe5:
+      case 0xe6:
+      case 0xe7:
+        return this.nint(t - tag.NINT + 1);
+      case 0xe8:
         return null;
-      case tag.FALSE:
+      case 0xe9:
         return false;
-      case tag.TRUE:
+      case 0xea:
         return true;
-      case tag.SOME:
+      case 0xeb: // some
         // A dynamic decoder has no `Option`: the content (section 5.3).
         this.enter(depth, start);
         return this.read(depth + 1);
-      case tag.F16:
+      case 0xec:
         return this.f16();
-      case tag.F32:
+      case 0xed:
         return this.f32();
-      case tag.F64:
+      case 0xee:
         return this.f64();
-      case tag.WIDE_UINT:
-      case tag.WIDE_NINT:
+      case 0xef: // wide uint, wide nint
+      case 0xf0:
         return this.wide(t, start);
-      case tag.RESERVED:
+      case 0xf1:
         throw new SurpError("ReservedTag", `reserved tag byte 0x${t.toString(16)}`, start);
-      case tag.DEDUP_MARKER:
+      case 0xf2:
         throw new SurpError(
           "MisplacedDedupMarker",
           "deduplication marker is only allowed at the start of a document",
           start,
         );
-      case tag.SHAPE_REF:
+      case 0xf3: // string reference, 1 to 3 bytes
+        return this.stringRef(this.le(1), start);
+      case 0xf4:
+        return this.stringRef(this.le(2), start);
+      case 0xf5:
+        return this.stringRef(this.le(3), start);
+      case 0xf6: // shape reference, 1 or 2 bytes
         return this.shapeRef(this.le(1), start, depth);
-      case tag.SHAPE_REF + 1:
+      default: // 0xf7
         return this.shapeRef(this.le(2), start, depth);
-      default:
-        // 0xf3–0xf5
-        return this.stringRef(this.le(t - tag.STR_REF + 1), start);
     }
   }
 
@@ -381,9 +435,10 @@ export class Decoder {
     this.expanded = expanded;
   }
 
+  /** A byte string: a view of the input, or a copy with `copyBytes`. */
   private bytes(len: number, start: number): Uint8Array {
     const p = this.literal("byte string", len, start);
-    return this.src.slice(p, p + len);
+    return this.copyBytes ? this.src.slice(p, p + len) : this.src.subarray(p, p + len);
   }
 
   private array(n: number, start: number, depth: number): unknown[] {
@@ -414,9 +469,25 @@ export class Decoder {
     let stringKeys = true;
     let keyBytes = this.pos - start;
     let charge = 0;
+    // The key sequences of the objects read so far predict the keys of
+    // this one: a key that is the predicted one takes one comparison, no
+    // lookup. (In a deduplicated document keys also fill slots, so they
+    // take the general path.)
+    let node: RecordNode | undefined = staged && !this.dedup ? this.records : undefined;
     for (let i = 0; i < n; i++) {
       const k = this.pos;
-      const key = this.mapKey(depth);
+      const likely = node !== undefined ? node.likelyKey : undefined;
+      let key: unknown;
+      if (likely !== undefined && this.isNextKey(likely)) {
+        key = likely;
+        node = node!.child(likely);
+      } else {
+        // Once a key is not the predicted one, the map is read without
+        // predictions: its keys may be data (identifiers, names), where
+        // they would all miss.
+        key = this.mapKey(depth);
+        node = undefined;
+      }
       if (this.stringTag) {
         keyBytes += this.pos - k;
         charge += this.strLen + 2;
@@ -425,7 +496,7 @@ export class Decoder {
       }
       // The keys in order, duplicates included: the object's and the shape's.
       const onStack = typeof key === "string" && (staged || stringKeys);
-      if (onStack) keys[this.keyTop++] = key;
+      if (onStack) keys[this.keyTop++] = key as string;
       const value = this.read(depth + 1);
       if (staged) {
         if (onStack) {
@@ -513,6 +584,25 @@ export class Decoder {
   }
 
   /**
+   * Whether the next map key is a fixstr holding the ASCII string `s`;
+   * if so it is read.
+   */
+  private isNextKey(s: string): boolean {
+    const p = this.pos;
+    const len = s.length;
+    const src = this.src;
+    if (len > 31 || p + len >= this.end || src[p] !== tag.FIXSTR + len) return false;
+    for (let i = 0; i < len; i++) {
+      const b = src[p + 1 + i];
+      if (b !== s.charCodeAt(i) || b >= 0x80) return false;
+    }
+    this.pos = p + 1 + len;
+    this.strLen = len;
+    this.stringTag = true;
+    return true;
+  }
+
+  /**
    * A fixstr map key, whose tag was read: through the key cache when
    * short, so that repeated keys are one string.
    */
@@ -523,7 +613,7 @@ export class Decoder {
     if (end > this.end) throw lengthExceedsInput("string", len, start);
     const src = this.src;
     let h = len;
-    for (let i = p; i < end; i++) h = (h * 31 + src[i]) | 0;
+    for (let i = p; i < end; i++) h = (Math.imul(h, 31) + src[i]) | 0;
     const slot = (h ^ (h >>> 12)) & (KEY_CACHE_SIZE - 1);
     const cached = this.keyCache[slot];
     this.pos = end;
@@ -586,7 +676,8 @@ export class Decoder {
     const hi = w === 8 ? view.getUint32(p + 4, true) : view.getUint16(p + 4, true) + this.src[p + 6] * 0x10000;
     this.pos = p + w;
     if (hi < 0x200000) return hi * TWO_32 + lo;
-    return (BigInt(hi) << 32n) | BigInt(lo);
+    // One BigInt made by the engine rather than three by shifts and ors.
+    return w === 8 ? view.getBigUint64(p, true) : (BigInt(hi) << 32n) | BigInt(lo);
   }
 
   /** A negative integer `-1 - n`, `n` in `w` bytes. */

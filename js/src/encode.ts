@@ -27,6 +27,24 @@ const U64_MAX = (1n << 64n) - 1n;
 const U128_MAX = (1n << 128n) - 1n;
 const I128_MIN = -(1n << 127n);
 const TWO_32 = 2 ** 32;
+/** The encoder's first buffer. */
+const INITIAL = 256;
+/** Documents from this size on are handed over in the buffer they were written in. */
+const HAND_OVER = 1 << 16;
+const EMPTY = new Uint8Array(0);
+
+type NodeBuffer = { allocUnsafeSlow(size: number): Uint8Array };
+const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
+
+/**
+ * A buffer of `size` bytes whose contents the encoder writes before it
+ * reads: in Node, memory that is not zeroed first (a large document's
+ * buffer would otherwise be written twice), as a plain `Uint8Array`.
+ */
+function allocate(size: number): Uint8Array {
+  if (nodeBuffer === undefined) return new Uint8Array(size);
+  return new Uint8Array(nodeBuffer.allocUnsafeSlow(size).buffer, 0, size);
+}
 
 /** The bytes of a length: 1, 2, 4 or 8, by its length class. */
 function lengthWidth(n: number): number {
@@ -44,6 +62,8 @@ function lengthWidth(n: number): number {
  */
 export class Encoder {
   private buf: Uint8Array;
+  /** The size of the next buffer after a large document took its own: that document's size and an eighth. */
+  private handedOver = INITIAL;
   private view: DataView;
   private pos = 0;
   private readonly maxDepth: number;
@@ -70,7 +90,7 @@ export class Encoder {
           options.maxShapes ?? DEFAULT_MAX_DEDUP_SHAPES,
         )
       : null;
-    this.buf = new Uint8Array(256);
+    this.buf = new Uint8Array(INITIAL);
     this.view = new DataView(this.buf.buffer);
   }
 
@@ -82,6 +102,7 @@ export class Encoder {
     try {
       const tables = this.tables;
       this.pos = 0;
+      if (this.buf === EMPTY) this.fresh();
       if (tables !== null) {
         tables.reset();
         this.refs = false;
@@ -90,13 +111,29 @@ export class Encoder {
       this.value(value, 0);
       // The marker stays only if a reference needs it (section 7.3).
       const start = tables !== null && !this.refs ? 1 : 0;
-      return this.buf.slice(start, this.pos);
+      if (this.pos < HAND_OVER) return this.buf.slice(start, this.pos);
+      // A large document keeps the buffer it was written in, which is
+      // then the caller's alone: copying it out would cost as much again
+      // as writing it. The next call starts a buffer of the same size.
+      // Past the document, the buffer holds memory that was never
+      // written (see `allocate`): zeroed, so that nothing leaks.
+      this.buf.fill(0, this.pos);
+      const out = this.buf.subarray(start, this.pos);
+      this.handedOver = this.pos + (this.pos >>> 3) + 1024;
+      this.buf = EMPTY;
+      return out;
     } catch (e) {
       throw fromEngine(e);
     } finally {
       this.busy = false;
       if (this.tables !== null) this.tables.reset();
     }
+  }
+
+  /** A new buffer, a little larger than the document that took the last one with it. */
+  private fresh(): void {
+    this.buf = allocate(this.handedOver);
+    this.view = new DataView(this.buf.buffer);
   }
 
   /** Makes room for `n` more bytes. */
@@ -106,7 +143,7 @@ export class Encoder {
 
   private grow(n: number): void {
     const size = Math.max(this.buf.length * 2, this.pos + n);
-    const buf = new Uint8Array(size);
+    const buf = allocate(size);
     buf.set(this.buf.subarray(0, this.pos));
     this.buf = buf;
     this.view = new DataView(buf.buffer);
@@ -547,13 +584,12 @@ export class Encoder {
     const n = negative ? -1n - v : v;
     this.ensure(18);
     if (n <= U64_MAX) {
-      // Beyond 2^53 and within 64 bits: two 32-bit halves as numbers.
-      const hi = Number(n >> 32n);
-      const w = hi < 0x100 ? 5 : hi < 0x10000 ? 6 : hi < 0x1000000 ? 7 : 8;
+      // Beyond 2^53 and within 64 bits: 7 or 8 bytes, as the top one is
+      // zero or not.
       const p = this.pos;
+      this.view.setBigUint64(p + 1, n, true);
+      const w = this.buf[p + 8] === 0 ? 7 : 8;
       this.buf[p] = (negative ? tag.NINT : tag.UINT) + w - 1;
-      this.view.setUint32(p + 1, Number(n & 0xffffffffn), true);
-      for (let i = 4, h = hi; i < w; i++, h >>>= 8) this.buf[p + 1 + i] = h & 0xff;
       this.pos = p + 1 + w;
       return;
     }

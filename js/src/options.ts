@@ -61,6 +61,13 @@ export interface DecodeOptions {
    * keeps its payload.
    */
   wrapFloats?: boolean;
+  /**
+   * Copy every byte string out of the input (default `false`: a byte
+   * string is a `Uint8Array` view of the input, as msgpackr and cbor-x
+   * give, which costs nothing but shares the input's memory: a change to
+   * the input shows in the value, and the value keeps the input alive).
+   */
+  copyBytes?: boolean;
 }
 
 /** Options of `encode` and `Encoder`. */

@@ -20,6 +20,11 @@ export abstract class KeyTrie {
   /** A new node of the same kind. */
   protected abstract make(): this;
 
+  /** The key that most likely comes next: the first one seen after these keys. */
+  get likelyKey(): string | undefined {
+    return this.firstKey;
+  }
+
   /** The node for these keys followed by `key`, if any. */
   child(key: string): this | undefined {
     if (key === this.firstKey) return this.first;

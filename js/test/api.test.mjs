@@ -317,3 +317,53 @@ test("every binary16 value decodes to its number and encodes back to itself", ()
     assert.equal(hex(decode(doc, { wrapFloats: true })), hexOf(doc), `ec ${h.toString(16)}`);
   }
 });
+
+test("byte strings are views of the input unless copyBytes is set", () => {
+  const doc = encode({ blob: new Uint8Array([1, 2, 3]) });
+  const view = decode(doc).blob;
+  assert.equal(view.buffer, doc.buffer, "a view shares the input's memory");
+  const copy = decode(doc, { copyBytes: true }).blob;
+  assert.notEqual(copy.buffer, doc.buffer);
+  doc[doc.length - 1] = 9;
+  assert.deepEqual(view, new Uint8Array([1, 2, 9]), "a change to the input shows in a view");
+  assert.deepEqual(copy, new Uint8Array([1, 2, 3]), "and not in a copy");
+});
+
+test("a large document keeps its buffer: independent of the next one, nothing past it but zeros", () => {
+  const encoder = new Encoder();
+  const big = (fill) => ({ blob: new Uint8Array(200_000).fill(fill), text: "é".repeat(50_000) });
+  const first = encoder.encode(big(1));
+  const second = encoder.encode(big(2));
+  assert.notEqual(first.buffer, second.buffer);
+  assert.deepEqual(decode(first), big(1), "the second encode did not write into the first document");
+  assert.deepEqual(decode(second), big(2));
+  for (const doc of [first, second]) {
+    assert.equal(doc.byteOffset, 0);
+    const past = new Uint8Array(doc.buffer, doc.length);
+    assert.ok(past.every((b) => b === 0), "the buffer past the document is zeroed");
+  }
+  // Small documents after a large one are copies of their own.
+  const small = encoder.encode([1, 2, 3]);
+  assert.equal(small.buffer.byteLength, small.length);
+  assert.deepEqual(decode(small), [1, 2, 3]);
+});
+
+test("long strings: U+FFFD in the input is text, an invalid byte an error at its offset", () => {
+  for (const len of [19, 20, 24, 64, 1000]) {
+    const s = "\ufffd" + "a".repeat(len);
+    assert.equal(decode(encode(s)), s);
+    const doc = encode("a".repeat(len));
+    const at = doc.length - 3;
+    doc[at] = 0xc3; // a lead byte followed by an ASCII byte
+    throwsSurp(() => decode(doc), "InvalidUtf8", at);
+  }
+});
+
+test("predicted keys: a key that only looks like the predicted one is read as itself", () => {
+  const decoder = new Decoder();
+  const records = [{ id: 1, name: "a" }, { id: 2, name: "b" }, { id: 3, nbme: "c" }, { é: 1, name: "d" }, { id: 4 }];
+  assert.deepEqual(decoder.decode(encode(records)), records);
+  // Latin-1 bytes are not UTF-8: "\xe9" must not match a key "é" (U+00E9).
+  const doc = bytes("a2b182c3a901b181e901");
+  throwsSurp(() => decoder.decode(doc), "InvalidUtf8", 8);
+});
