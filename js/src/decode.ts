@@ -289,7 +289,9 @@ export class Decoder {
       case 0xd9:
         return this.le(2);
       case 0xda:
+        return this.u24();
       case 0xdb:
+        return this.u32();
       case 0xdc:
       case 0xdd:
       case 0xde:
@@ -300,7 +302,9 @@ export class Decoder {
       case 0xe1:
         return -1 - this.le(2);
       case 0xe2:
+        return -1 - this.u24();
       case 0xe3:
+        return -1 - this.u32();
       case 0xe4:
       case 0xe5:
       case 0xe6:
@@ -360,6 +364,24 @@ export class Decoder {
     for (let i = w - 1; i >= 0; i--) n = n * 256 + src[p + i];
     this.pos = p + w;
     return n;
+  }
+
+  /** Reads a 3-byte little-endian number. */
+  private u24(): number {
+    const p = this.pos;
+    if (p + 3 > this.end) throw unexpectedEof(this.end);
+    const src = this.src;
+    this.pos = p + 3;
+    return src[p] | (src[p + 1] << 8) | (src[p + 2] << 16);
+  }
+
+  /** Reads a 4-byte little-endian number. */
+  private u32(): number {
+    const p = this.pos;
+    if (p + 4 > this.end) throw unexpectedEof(this.end);
+    const src = this.src;
+    this.pos = p + 4;
+    return (src[p] | (src[p + 1] << 8) | (src[p + 2] << 16) | (src[p + 3] << 24)) >>> 0;
   }
 
   /**
@@ -444,8 +466,21 @@ export class Decoder {
   private array(n: number, start: number, depth: number): unknown[] {
     this.count("array", n, 1, start);
     this.enter(depth, start);
-    const a = new Array(n);
-    for (let i = 0; i < n; i++) a[i] = this.read(depth + 1);
+    const d = depth + 1;
+    switch (n) {
+      case 0:
+        return [];
+      case 1:
+        return [this.read(d)];
+      case 2:
+        return [this.read(d), this.read(d)];
+      case 3:
+        return [this.read(d), this.read(d), this.read(d)];
+      case 4:
+        return [this.read(d), this.read(d), this.read(d), this.read(d)];
+    }
+    const a = [];
+    for (let i = 0; i < n; i++) a.push(this.read(d));
     return a;
   }
 

@@ -23,6 +23,7 @@ import { isWellFormed, wellFormed, writeUtf8 } from "./utf8.js";
 import { Entries, Some, unwrapSome } from "./value.js";
 
 const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
+const MIN_SAFE_BIG = -MAX_SAFE_BIG;
 const U64_MAX = (1n << 64n) - 1n;
 const U128_MAX = (1n << 128n) - 1n;
 const I128_MIN = -(1n << 127n);
@@ -563,20 +564,48 @@ export class Encoder {
 
   /** Writes `base + w - 1` and the safe integer `n` in the fewest bytes `w`. */
   private uint(base: number, n: number): void {
-    let w: number;
-    if (n < TWO_32) {
-      w = n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 0x1000000 ? 3 : 4;
-    } else {
-      const hi = Math.floor(n / TWO_32);
-      w = hi < 0x100 ? 5 : hi < 0x10000 ? 6 : 7;
+    const buf = this.buf;
+    const p = this.pos;
+    // Up to 32 bits, byte by byte without a loop: the common widths.
+    if (n < 0x100) {
+      buf[p] = base;
+      buf[p + 1] = n;
+      this.pos = p + 2;
+      return;
     }
+    if (n < 0x10000) {
+      buf[p] = base + 1;
+      buf[p + 1] = n;
+      buf[p + 2] = n >>> 8;
+      this.pos = p + 3;
+      return;
+    }
+    if (n < 0x1000000) {
+      buf[p] = base + 2;
+      buf[p + 1] = n;
+      buf[p + 2] = n >>> 8;
+      buf[p + 3] = n >>> 16;
+      this.pos = p + 4;
+      return;
+    }
+    if (n < TWO_32) {
+      buf[p] = base + 3;
+      buf[p + 1] = n;
+      buf[p + 2] = n >>> 8;
+      buf[p + 3] = n >>> 16;
+      buf[p + 4] = n >>> 24;
+      this.pos = p + 5;
+      return;
+    }
+    const hi = Math.floor(n / TWO_32);
+    const w = hi < 0x100 ? 5 : hi < 0x10000 ? 6 : 7;
     this.buf[this.pos] = base + w - 1;
     this.uintBytes(n, w, this.pos + 1);
     this.pos += 1 + w;
   }
 
   private bigint(v: bigint): void {
-    if (v >= -MAX_SAFE_BIG && v <= MAX_SAFE_BIG) {
+    if (v >= MIN_SAFE_BIG && v <= MAX_SAFE_BIG) {
       this.integer(Number(v));
       return;
     }
