@@ -1,135 +1,208 @@
-// Encode and decode speed on the benchmark datasets, which the Rust
-// harness exports: `cargo run --release -p surp-bench -- export --output DIR`,
-// then `node bench/bench.mjs DIR`. Prints MB/s of Surp bytes (plain
-// document size) per dataset and direction, with JSON as a baseline.
+// The JavaScript benchmark: the `surp` package against msgpackr, cbor-x,
+// @msgpack/msgpack, json-pack and JSON on the datasets the Rust harness
+// exports.
 //
-// Options: --datasets a,b  --ms N (time per cell, default 1000). Speeds
-// are MB of the plain Surp document per second for every codec, so that
-// cells compare times on the same data.
+//     cargo run -p surp-bench --release -- export --mode ci --output ../bench/results/export-ci
+//     npm run build
+//     node bench/bench.mjs --export ../bench/results/export-ci
+//
+// The export folder fixes the mode: its export.json names the dataset scale
+// and the iteration counts of the Rust harness in that mode, which this
+// harness uses too. Output goes to ../bench/results/js/ in ci mode and to
+// ../docs/assets/bench/v<version>/js/ in full mode, unless --output says
+// otherwise:
+//
+// - summary.csv: one row per format x dataset x operation, with the columns
+//   of the Rust harness's summary.csv (zstd_bytes is empty: Node 20 has no
+//   zstd);
+// - meta.json: Node and package versions, the machine and the methodology;
+// - chart.svg: size, encode and decode time per dataset and format.
+//
+// Options: --formats a,b  --datasets a,b  --iterations N  --output DIR.
 
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, platform, release, arch } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 
-import { decode as msgpackDecode, encode as msgpackEncode } from "@msgpack/msgpack";
-import { Packr } from "msgpackr";
+import { Encoder, decode } from "../dist/index.js";
+import { chart } from "./chart.mjs";
+import { FORMATS, packageVersion, sizeOf } from "./formats.mjs";
+import { equivalent } from "./equivalent.mjs";
+import { CSV_HEADER, csvRow, statistics } from "./stats.mjs";
 
-import { Decoder, Encoder } from "../dist/index.js";
+const JS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const REPO = resolve(JS_DIR, "..");
+/** Untimed runs of each operation per format before a dataset's timed ones, at least. */
+const WARMUP_MS = 300;
 
-const args = process.argv.slice(2);
-const dir = args.find((a) => !a.startsWith("--"));
-if (!dir) {
-  console.error("usage: node bench/bench.mjs EXPORT_DIR [--datasets a,b] [--ms N]");
+function usage(message) {
+  console.error(`bench.mjs: ${message}`);
+  console.error("usage: node bench/bench.mjs --export DIR [--formats a,b] [--datasets a,b] [--iterations N] [--output DIR]");
   process.exit(2);
 }
-const flag = (name) => {
-  const i = args.indexOf(name);
-  return i < 0 ? undefined : args[i + 1];
-};
-const only = flag("--datasets")?.split(",");
-const cellMs = Number(flag("--ms") ?? 1000);
 
-/** Vector notation to the value a JavaScript program would hold. */
-function natural(v) {
-  const [[kind, x]] = Object.entries(v);
-  switch (kind) {
-    case "null":
-      return null;
-    case "bool":
-      return x;
-    case "int": {
-      const n = Number(x);
-      return Number.isSafeInteger(n) ? n : BigInt(x);
-    }
-    case "float": {
-      const dv = new DataView(new ArrayBuffer(8));
-      dv.setBigUint64(0, BigInt(x), true);
-      return dv.getFloat64(0, true);
-    }
-    case "str":
-      return typeof x === "string" ? x : x.repeat.repeat(x.count);
-    case "bytes":
-      return Uint8Array.from(Buffer.from(typeof x === "string" ? x : x.repeat.repeat(x.count), "hex"));
-    case "array":
-      return x.map(natural);
-    case "map": {
-      if (x.every(([k]) => "str" in k)) {
-        const o = {};
-        for (const [k, val] of x) o[k.str] = natural(val);
-        return o;
-      }
-      return new Map(x.map(([k, val]) => [natural(k), natural(val)]));
-    }
-    case "some":
-      return natural(x);
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i += 2) {
+    const [flag, value] = [argv[i], argv[i + 1]];
+    if (!["--export", "--formats", "--datasets", "--iterations", "--output"].includes(flag)) usage(`unknown argument ${flag}`);
+    if (value === undefined) usage(`${flag} needs a value`);
+    out[flag.slice(2)] = value;
   }
-  throw new Error(kind);
+  if (out.export === undefined) usage("--export is required");
+  return out;
 }
 
-function time(fn) {
-  for (let i = 0; i < 3; i++) fn();
-  let n = 0;
+function pick(all, list, what) {
+  if (list === undefined) return all;
+  const names = list.split(",");
+  for (const name of names) {
+    if (!all.some((x) => x.name === name)) usage(`unknown ${what} ${name}; known: ${all.map((x) => x.name).join(", ")}`);
+  }
+  return all.filter((x) => names.includes(x.name));
+}
+
+function gitState() {
+  try {
+    const commit = execFileSync("git", ["rev-parse", "HEAD"], { cwd: REPO, encoding: "utf8" }).trim();
+    const dirty = execFileSync("git", ["status", "--porcelain", "--untracked-files=no"], { cwd: REPO, encoding: "utf8" }).trim() !== "";
+    return { commit, dirty };
+  } catch {
+    return { commit: null, dirty: null };
+  }
+}
+
+const collect = typeof globalThis.gc === "function" ? globalThis.gc : null;
+
+function timeOnce(fn, input) {
+  if (collect) collect();
+  const start = process.hrtime.bigint();
+  const result = fn(input);
+  const end = process.hrtime.bigint();
+  return [Number(end - start), result];
+}
+
+function warmUp(fn, input) {
   const start = performance.now();
-  let now = start;
-  while (now - start < cellMs) {
-    fn();
-    n++;
-    now = performance.now();
+  let runs = 0;
+  while (runs < 2 || performance.now() - start < WARMUP_MS) {
+    fn(input);
+    runs++;
   }
-  return (now - start) / n;
 }
 
-const manifest = JSON.parse(readFileSync(join(dir, "export.json"), "utf8"));
-const rows = [];
-for (const d of manifest.datasets) {
-  if (only && !only.includes(d.name)) continue;
-  const value = natural(JSON.parse(readFileSync(join(dir, d.json), "utf8")));
-  const plainEncoder = new Encoder();
-  const dedupEncoder = new Encoder({ dedup: true });
-  const decoder = new Decoder();
-  const plain = plainEncoder.encode(value);
-  const dedup = dedupEncoder.encode(value);
-  const hasBigInt = (() => {
-    try {
-      JSON.stringify(value);
-      return false;
-    } catch {
-      return true;
+/** Measures one dataset (in a worker process); returns its rows. */
+function measure({ exportDir, dataset, formats: names, iterations }) {
+  const formats = FORMATS.filter((f) => names.includes(f.name));
+  const bytes = readFileSync(join(exportDir, dataset.surp));
+  const value = decode(bytes);
+  // The value a JavaScript program holds: a float with an integral value
+  // is a number like any integer, so it is written back as an integer and
+  // the JavaScript encoding of a dataset can differ from the exported one.
+  const reread = equivalent(decode(new Encoder().encode(value)), value);
+  if (reread) throw new Error(`${dataset.name}: re-encoding the exported value changes it: ${reread}`);
+  // Per format: the codec, its input value, its encoding, checked.
+  const lanes = formats.map((format) => {
+    const codec = format.make();
+    const input = format.prepare ? format.prepare(value) : value;
+    const encoded = codec.encode(input);
+    const second = codec.encode(input);
+    const same = typeof encoded === "string" ? encoded === second : Buffer.compare(Buffer.from(encoded), Buffer.from(second)) === 0;
+    if (!same) throw new Error(`${dataset.name}: ${format.name} encodes the same value to different bytes`);
+    const problem = equivalent(codec.decode(encoded), input);
+    if (problem) throw new Error(`${dataset.name}: ${format.name} does not give the value back: ${problem}`);
+    return { format, codec, input, encoded, size: sizeOf(encoded), times: { encode: [], decode: [] } };
+  });
+  for (const lane of lanes) {
+    warmUp(lane.codec.encode, lane.input);
+    warmUp(lane.codec.decode, lane.encoded);
+  }
+  for (let i = 0; i < iterations; i++) {
+    for (const op of ["encode", "decode"]) {
+      for (let k = 0; k < lanes.length; k++) {
+        const lane = lanes[(i + k) % lanes.length];
+        const [ns] = timeOnce(lane.codec[op], op === "encode" ? lane.input : lane.encoded);
+        lane.times[op].push(ns);
+      }
     }
-  })();
-  const json = hasBigInt ? null : JSON.stringify(value);
-  const mb = plain.length / 1e6;
-  // MessagePack for comparison: msgpackr without its record extension
-  // (plain MessagePack, as Surp's plain documents) and with it (its own
-  // structure dedup), and @msgpack/msgpack.
-  const packr = new Packr({ useRecords: false, useBigIntExtension: false, int64AsType: "bigint" });
-  const recordsPackr = new Packr({ useRecords: true, int64AsType: "bigint" });
-  const packed = packr.pack(value);
-  const packedRecords = recordsPackr.pack(value);
-  const msgpack = msgpackEncode(value, { useBigInt64: true });
-  const row = {
-    dataset: d.name,
-    "plain bytes": plain.length,
-    "dedup bytes": dedup.length,
-    "encode MB/s": mb / (time(() => plainEncoder.encode(value)) / 1000),
-    "decode MB/s": mb / (time(() => decoder.decode(plain)) / 1000),
-    "dedup encode MB/s": mb / (time(() => dedupEncoder.encode(value)) / 1000),
-    "dedup decode MB/s": mb / (time(() => decoder.decode(dedup)) / 1000),
-    "msgpackr pack MB/s": mb / (time(() => packr.pack(value)) / 1000),
-    "msgpackr unpack MB/s": mb / (time(() => packr.unpack(packed)) / 1000),
-    "msgpackr records bytes": packedRecords.length,
-    "msgpackr records pack MB/s": mb / (time(() => recordsPackr.pack(value)) / 1000),
-    "msgpackr records unpack MB/s": mb / (time(() => recordsPackr.unpack(packedRecords)) / 1000),
-    "@msgpack encode MB/s": mb / (time(() => msgpackEncode(value, { useBigInt64: true })) / 1000),
-    "@msgpack decode MB/s": mb / (time(() => msgpackDecode(msgpack, { useBigInt64: true })) / 1000),
-    "JSON.stringify MB/s": json === null ? NaN : mb / (time(() => JSON.stringify(value)) / 1000),
-    "JSON.parse MB/s": json === null ? NaN : mb / (time(() => JSON.parse(json)) / 1000),
+  }
+  const rows = [];
+  for (const lane of lanes) {
+    for (const op of ["encode", "decode"]) {
+      rows.push({ format: lane.format.name, dataset: dataset.name, op, stats: statistics(lane.times[op]), size: lane.size });
+    }
+  }
+  return rows;
+}
+
+function main() {
+  if (process.argv[2] === "--worker") {
+    process.stdout.write(JSON.stringify(measure(JSON.parse(process.argv[3]))));
+    return;
+  }
+  const args = parseArgs(process.argv.slice(2));
+  const exportDir = resolve(args.export);
+  const manifest = JSON.parse(readFileSync(join(exportDir, "export.json"), "utf8"));
+  const formats = pick(FORMATS, args.formats, "format");
+  const datasets = pick(manifest.datasets, args.datasets, "dataset");
+  const iterations = args.iterations === undefined ? manifest.iterations : Number(args.iterations);
+  if (!Number.isInteger(iterations) || iterations < 1) usage(`--iterations must be a positive whole number`);
+  const version = JSON.parse(readFileSync(join(JS_DIR, "package.json"), "utf8")).version;
+  const output = resolve(
+    args.output ?? (manifest.mode === "full" ? join(REPO, "docs/assets/bench", `v${version}`, "js") : join(REPO, "bench/results/js")),
+  );
+
+  // Each dataset is measured in a process of its own, so that no codec
+  // carries compiled code or inline caches shaped by another dataset.
+  const rows = [];
+  for (const dataset of datasets) {
+    const out = execFileSync(
+      process.execPath,
+      [
+        "--expose-gc",
+        fileURLToPath(import.meta.url),
+        "--worker",
+        JSON.stringify({ exportDir, dataset, formats: formats.map((f) => f.name), iterations }),
+      ],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 26 },
+    );
+    rows.push(...JSON.parse(out));
+    console.error(`bench.mjs: ${dataset.name} measured`);
+  }
+
+  mkdirSync(output, { recursive: true });
+  writeFileSync(join(output, "summary.csv"), CSV_HEADER + "\n" + rows.map(csvRow).join("\n") + "\n");
+  const meta = {
+    harness: "js/bench/bench.mjs",
+    mode: manifest.mode,
+    iterations,
+    warmup: `each operation of each format runs at least 2 times and at least ${WARMUP_MS} ms before a dataset's timed runs`,
+    node: { version: process.versions.node, v8: process.versions.v8 },
+    packages: Object.fromEntries(
+      formats.map((f) => [f.name, { package: f.package, version: packageVersion(f), call: f.call, bytes: f.bytes }]),
+    ),
+    machine: { os: platform(), release: release(), arch: arch(), cpu_model: cpus()[0]?.model ?? "unknown", cores: cpus().length },
+    dataset_version: manifest.dataset_version,
+    surp_format_version: manifest.surp_format_version,
+    datasets: datasets.map((d) => ({ name: d.name, sha256: d.sha256 })),
+    git: gitState(),
+    methodology: {
+      ops: "encode is the value to bytes (a string for json_string), decode is bytes to the value",
+      check: "before timing, each format encodes each dataset twice (identical bytes) and decodes it back to the value it was given, compared structurally (types, float bits with NaN equal to NaN, map order not compared; an integer may come back as a number or a BigInt of the same value); JSON is given bytes as base64 text and integers beyond 2^53 as the nearest number",
+      process: "each dataset is measured in a Node process of its own (started with --expose-gc), so that no codec carries compiled code or inline caches from another dataset",
+      order: "per dataset: warm-up runs of every operation per format; then each timed iteration runs encode, then decode, each round-robin over the formats, starting one format later at each iteration",
+      timer: "process.hrtime.bigint() around one call; the result is kept until the clock stops",
+      gc: "a full garbage collection (gc(), from --expose-gc) runs before every timed call, outside the clock, so that no call pays for another's garbage",
+      p95: "nearest rank; with fewer than 20 samples it is the maximum (labelled max)",
+      throughput: "serialized bytes / median time, in MB/s (10^6 bytes/s)",
+      zstd: "zstd_bytes is empty: Node 20 has no zstd",
+    },
   };
-  rows.push(row);
-  console.error(`${d.name} done`);
+  writeFileSync(join(output, "meta.json"), JSON.stringify(meta, null, 2) + "\n");
+  writeFileSync(join(output, "chart.svg"), chart(rows, formats.map((f) => f.name), datasets.map((d) => d.name), iterations));
+  console.error(`bench.mjs: wrote summary.csv, meta.json and chart.svg to ${output}`);
 }
-const cols = Object.keys(rows[0]);
-console.log(`| ${cols.join(" | ")} |`);
-console.log(`|${cols.map((c, i) => (i === 0 ? "---" : "--:")).join("|")}|`);
-for (const r of rows) {
-  console.log(`| ${cols.map((c) => (typeof r[c] === "number" && !Number.isInteger(r[c]) ? r[c].toFixed(0) : r[c])).join(" | ")} |`);
-}
+
+main();

@@ -264,7 +264,7 @@ export class Decoder {
       case 0xc7:
         return this.shapeRef(t - tag.FIXSHAPE, start, depth);
       case 0xc8: // str8
-        return this.string(this.le(1), start);
+        return this.string(this.u8(), start);
       case 0xc9:
       case 0xca:
       case 0xcb:
@@ -285,9 +285,9 @@ export class Decoder {
       case 0xd7:
         return this.map(this.length(t - tag.MAP8), start, depth);
       case 0xd8: // uint, 1 to 8 bytes
-        return this.le(1);
+        return this.u8();
       case 0xd9:
-        return this.le(2);
+        return this.u16();
       case 0xda:
         return this.u24();
       case 0xdb:
@@ -298,9 +298,9 @@ export class Decoder {
       case 0xdf:
         return this.uint(t - tag.UINT + 1);
       case 0xe0: // nint, 1 to 8 bytes
-        return -1 - this.le(1);
+        return -1 - this.u8();
       case 0xe1:
-        return -1 - this.le(2);
+        return -1 - this.u16();
       case 0xe2:
         return -1 - this.u24();
       case 0xe3:
@@ -338,15 +338,15 @@ export class Decoder {
           start,
         );
       case 0xf3: // string reference, 1 to 3 bytes
-        return this.stringRef(this.le(1), start);
+        return this.stringRef(this.u8(), start);
       case 0xf4:
-        return this.stringRef(this.le(2), start);
+        return this.stringRef(this.u16(), start);
       case 0xf5:
         return this.stringRef(this.le(3), start);
       case 0xf6: // shape reference, 1 or 2 bytes
-        return this.shapeRef(this.le(1), start, depth);
+        return this.shapeRef(this.u8(), start, depth);
       default: // 0xf7
-        return this.shapeRef(this.le(2), start, depth);
+        return this.shapeRef(this.u16(), start, depth);
     }
   }
 
@@ -364,6 +364,23 @@ export class Decoder {
     for (let i = w - 1; i >= 0; i--) n = n * 256 + src[p + i];
     this.pos = p + w;
     return n;
+  }
+
+  /** Reads a byte. */
+  private u8(): number {
+    const p = this.pos;
+    if (p >= this.end) throw unexpectedEof(this.end);
+    this.pos = p + 1;
+    return this.src[p];
+  }
+
+  /** Reads a 2-byte little-endian number. */
+  private u16(): number {
+    const p = this.pos;
+    if (p + 2 > this.end) throw unexpectedEof(this.end);
+    const src = this.src;
+    this.pos = p + 2;
+    return src[p] | (src[p + 1] << 8);
   }
 
   /** Reads a 3-byte little-endian number. */
@@ -389,7 +406,7 @@ export class Decoder {
    * length beyond 2^53 comes out rounded, still beyond any input.
    */
   private length(c: number): number {
-    return this.le(1 << c);
+    return c === 0 ? this.u8() : c === 1 ? this.u16() : c === 2 ? this.u32() : this.le(8);
   }
 
   /** Checks a declared count of items of at least `per` bytes each (section 6). */
