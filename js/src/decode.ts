@@ -129,6 +129,8 @@ export class Decoder {
   private readonly keyCache: (string | undefined)[] = new Array(KEY_CACHE_SIZE);
   private readonly keyCacheBytes = new Uint8Array(KEY_CACHE_SIZE * CACHED_KEY_MAX);
   private readonly keyCacheLens = new Uint8Array(KEY_CACHE_SIZE);
+  /** The first key of the last map read at each depth (a sparse array, bounded by `maxDepth`). */
+  private readonly firstKeys: (string | undefined)[] = [];
 
   constructor(options: DecodeOptions = {}) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -412,7 +414,7 @@ export class Decoder {
   /** Checks a declared count of items of at least `per` bytes each (section 6). */
   private count(of: LengthOf, n: number, per: number, start: number): void {
     if (n > this.maxLen) throw lengthLimitExceeded(of, n, this.maxLen, start);
-    if (n > Math.floor((this.end - this.pos) / per)) throw lengthExceedsInput(of, n, start);
+    if (n * per > this.end - this.pos) throw lengthExceedsInput(of, n, start);
   }
 
   /** Checks a declared string or byte string length; returns where the payload starts. */
@@ -525,21 +527,28 @@ export class Decoder {
     // this one: a key that is the predicted one takes one comparison, no
     // lookup. (In a deduplicated document keys also fill slots, so they
     // take the general path.)
-    let node: RecordNode | undefined = staged && !this.dedup ? this.records : undefined;
+    // The key sequences of the objects read so far predict the keys of
+    // this one: a key that is the predicted one takes one comparison, no
+    // lookup. The first key is predicted by the last map read at this
+    // depth (siblings in an array), each next one by the key that followed
+    // the keys so far in earlier objects. (In a deduplicated document keys
+    // also fill slots, so they take the general path.)
+    const predict = staged && !this.dedup;
+    let node: RecordNode | undefined = predict ? this.records : undefined;
     for (let i = 0; i < n; i++) {
       const k = this.pos;
-      const likely = node !== undefined ? node.likelyKey : undefined;
+      const likely = node === undefined ? undefined : i === 0 ? this.firstKeys[depth] : node.likelyKey;
       let key: unknown;
       if (likely !== undefined && this.isNextKey(likely)) {
         key = likely;
-        node = node!.child(likely);
       } else {
-        // Once a key is not the predicted one, the map is read without
-        // predictions: its keys may be data (identifiers, names), where
-        // they would all miss.
         key = this.mapKey(depth);
-        node = undefined;
+        if (i === 0 && predict && typeof key === "string") this.firstKeys[depth] = key;
       }
+      // On a miss the trie may still know the key: a record type with an
+      // optional field, or another type at this depth. Keys that are data
+      // (identifiers) end the predictions at the first that it does not know.
+      if (node !== undefined) node = typeof key === "string" ? node.child(key) : undefined;
       if (this.stringTag) {
         keyBytes += this.pos - k;
         charge += this.strLen + 2;
@@ -679,7 +688,9 @@ export class Decoder {
     const s = readUtf8(src, p, end);
     this.keyCache[slot] = s;
     this.keyCacheLens[slot] = len;
-    this.keyCacheBytes.set(src.subarray(p, end), slot * CACHED_KEY_MAX);
+    const bytes = this.keyCacheBytes;
+    const at = slot * CACHED_KEY_MAX;
+    for (let i = 0; i < len; i++) bytes[at + i] = src[p + i];
     return s;
   }
 
