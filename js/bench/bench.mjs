@@ -34,8 +34,11 @@ import { CSV_HEADER, csvRow, statistics } from "./stats.mjs";
 
 const JS_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const REPO = resolve(JS_DIR, "..");
-/** Untimed runs of each operation per format before a dataset's timed ones, at least. */
-const WARMUP_MS = 300;
+/**
+ * How long each operation of each format runs untimed before a dataset's
+ * timed runs (and at least twice), by mode: a ci-mode run is a smoke test.
+ */
+const WARMUP_MS = { full: 300, ci: 20 };
 
 function usage(message) {
   console.error(`bench.mjs: ${message}`);
@@ -84,17 +87,17 @@ function timeOnce(fn, input) {
   return [Number(end - start), result];
 }
 
-function warmUp(fn, input) {
+function warmUp(fn, input, ms) {
   const start = performance.now();
   let runs = 0;
-  while (runs < 2 || performance.now() - start < WARMUP_MS) {
+  while (runs < 2 || performance.now() - start < ms) {
     fn(input);
     runs++;
   }
 }
 
 /** Measures one dataset (in a worker process); returns its rows. */
-function measure({ exportDir, dataset, formats: names, iterations }) {
+function measure({ exportDir, dataset, formats: names, iterations, warmupMs }) {
   const formats = FORMATS.filter((f) => names.includes(f.name));
   const bytes = readFileSync(join(exportDir, dataset.surp));
   const value = decode(bytes);
@@ -116,8 +119,8 @@ function measure({ exportDir, dataset, formats: names, iterations }) {
     return { format, codec, input, encoded, size: sizeOf(encoded), times: { encode: [], decode: [] } };
   });
   for (const lane of lanes) {
-    warmUp(lane.codec.encode, lane.input);
-    warmUp(lane.codec.decode, lane.encoded);
+    warmUp(lane.codec.encode, lane.input, warmupMs);
+    warmUp(lane.codec.decode, lane.encoded, warmupMs);
   }
   for (let i = 0; i < iterations; i++) {
     for (const op of ["encode", "decode"]) {
@@ -149,6 +152,7 @@ function main() {
   const datasets = pick(manifest.datasets, args.datasets, "dataset");
   const iterations = args.iterations === undefined ? manifest.iterations : Number(args.iterations);
   if (!Number.isInteger(iterations) || iterations < 1) usage(`--iterations must be a positive whole number`);
+  const warmupMs = WARMUP_MS[manifest.mode] ?? WARMUP_MS.full;
   const version = JSON.parse(readFileSync(join(JS_DIR, "package.json"), "utf8")).version;
   const output = resolve(
     args.output ?? (manifest.mode === "full" ? join(REPO, "docs/assets/bench", `v${version}`, "js") : join(REPO, "bench/results/js")),
@@ -164,7 +168,7 @@ function main() {
         "--expose-gc",
         fileURLToPath(import.meta.url),
         "--worker",
-        JSON.stringify({ exportDir, dataset, formats: formats.map((f) => f.name), iterations }),
+        JSON.stringify({ exportDir, dataset, formats: formats.map((f) => f.name), iterations, warmupMs }),
       ],
       { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 26 },
     );
@@ -178,7 +182,7 @@ function main() {
     harness: "js/bench/bench.mjs",
     mode: manifest.mode,
     iterations,
-    warmup: `each operation of each format runs at least 2 times and at least ${WARMUP_MS} ms before a dataset's timed runs`,
+    warmup: `each operation of each format runs at least 2 times and at least ${warmupMs} ms before a dataset's timed runs`,
     node: { version: process.versions.node, v8: process.versions.v8 },
     packages: Object.fromEntries(
       formats.map((f) => [f.name, { package: f.package, version: packageVersion(f), call: f.call, bytes: f.bytes }]),
