@@ -247,7 +247,13 @@ export class Encoder {
     this.open(depth);
     const n = a.length;
     this.header(n, tag.FIXARRAY, 15, tag.ARRAY8);
-    for (let i = 0; i < n; i++) this.value(a[i], depth + 1);
+    for (let i = 0; i < n; i++) {
+      // Numbers straight to their writer: arrays of numbers are common,
+      // and `value` is one call more.
+      const x = a[i];
+      if (typeof x === "number") this.number(x);
+      else this.value(x, depth + 1);
+    }
   }
 
   /** A plain object (or class instance): a map of its own enumerable properties. */

@@ -3,42 +3,58 @@
 //! writes the file; fields it adds later are ignored here, and a field
 //! missing here is an error that names it.
 
-use std::collections::BTreeMap;
-
 use serde::Deserialize;
 
-use crate::meta::Git;
+use crate::lang_meta::{HarnessMeta, Lang, LangMeta};
+use crate::lang_run::LangRun;
+
+/// The subfolder of a run folder that holds the Python run of the same
+/// version.
+pub const PYTHON_DIR: &str = "python";
+/// The Python run's table, with the columns of `summary.csv`.
+pub const PYTHON_SUMMARY: &str = "python_summary.csv";
+/// The Python run's metadata.
+pub const PYTHON_META: &str = "python_meta.json";
+/// The Python run's one chart.
+pub const PYTHON_CHART: &str = "python_chart.svg";
+/// The Python harness (a run's page names the one its meta records).
+pub const PYTHON_HARNESS: &str = "bench/python/bench_surp.py";
+/// What the Python chart shows, as its image's alternative text.
+pub const PYTHON_CHART_ALT: &str =
+    "Python: serialized size, median dumps time and median loads time per format and dataset";
+
+/// One committed Python run.
+pub type PythonRun = LangRun<PythonMeta>;
 
 /// The parts of a Python run's `python_meta.json` that its page shows.
 #[derive(Clone, Debug, Deserialize)]
 pub struct PythonMeta {
-    /// The harness, such as "bench/python/bench_surp.py".
-    pub harness: String,
-    /// "ci" or "full", the mode of the export the run measured.
-    pub mode: String,
-    /// Timed iterations per cell.
-    pub iterations: usize,
+    /// The fields every language harness writes.
+    #[serde(flatten)]
+    pub common: HarnessMeta,
     /// Untimed warm-up runs per format and operation.
     pub warmup_iterations: usize,
     /// The interpreter.
     pub python: Interpreter,
-    /// Each measured format, by its name in `python_summary.csv`: the
-    /// package implementing it and how the harness calls it.
-    pub packages: BTreeMap<String, Package>,
     /// The version of matplotlib, which drew the chart.
     pub matplotlib: String,
-    /// The machine.
-    pub machine: PythonMachine,
-    /// The datasets' version.
-    pub dataset_version: String,
-    /// The Surp wire format version.
-    pub surp_format_version: u64,
-    /// Each exported dataset, with the sha256 the export pinned.
-    pub datasets: Vec<PythonDataset>,
-    /// The commit the harness ran from.
-    pub git: Git,
-    /// How the numbers were taken, one sentence per aspect.
-    pub methodology: BTreeMap<String, String>,
+}
+
+impl LangMeta for PythonMeta {
+    const LANG: Lang = Lang {
+        name: "Python",
+        dir: PYTHON_DIR,
+        summary: PYTHON_SUMMARY,
+        meta: PYTHON_META,
+        chart: PYTHON_CHART,
+        harness: PYTHON_HARNESS,
+        subject: "the `surp` Python module",
+        chart_alt: PYTHON_CHART_ALT,
+    };
+
+    fn common(&self) -> &HarnessMeta {
+        &self.common
+    }
 }
 
 /// The Python interpreter a run used.
@@ -50,42 +66,4 @@ pub struct Interpreter {
     pub implementation: String,
     /// The C compiler that built the interpreter.
     pub compiler: String,
-}
-
-/// One measured format's implementation.
-#[derive(Clone, Debug, Deserialize)]
-pub struct Package {
-    /// The package (or stdlib module) implementing the format.
-    pub package: String,
-    /// Its installed version.
-    pub version: String,
-    /// How the harness calls it to dump and load.
-    pub call: String,
-    /// How bytes travel: "native", or "base64 text" for formats without a
-    /// bytes type.
-    pub bytes: String,
-}
-
-/// The machine a Python run was made on.
-#[derive(Clone, Debug, Deserialize)]
-pub struct PythonMachine {
-    /// The operating system.
-    pub os: String,
-    /// The kernel release.
-    pub release: String,
-    /// The CPU architecture.
-    pub arch: String,
-    /// The CPU model.
-    pub cpu_model: String,
-    /// Logical cores, as Python counts them (`None` when it cannot tell).
-    pub cores: Option<usize>,
-}
-
-/// One exported dataset.
-#[derive(Clone, Debug, Deserialize)]
-pub struct PythonDataset {
-    /// Its name.
-    pub name: String,
-    /// The sha256 of its canonical bytes.
-    pub sha256: String,
 }
