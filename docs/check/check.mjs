@@ -4,11 +4,12 @@
 // - on the newest benchmark page, every chart image loads (naturalWidth > 0)
 //   and is one of the run's committed charts, and the "Every cell" table has
 //   one row per line of the run's summary.csv;
-// - for every run with a python/ folder (the Python benchmark), its page
-//   shows the committed python_chart.svg, loaded (naturalWidth > 0), and its
-//   "Every cell" table has one row per line of python_summary.csv, naming
-//   the same format, dataset and operation in the same order; the run's own
-//   page links to it;
+// - for every run with a python/ folder (the Python benchmark) or a js/
+//   folder (the JavaScript benchmark), that benchmark's page shows its
+//   committed chart (python_chart.svg, chart.svg), loaded (naturalWidth >
+//   0), and its "Every cell" table has one row per line of its summary
+//   (python_summary.csv, summary.csv), naming the same format, dataset and
+//   operation in the same order; the run's own page links to it;
 // - on every page, no link or embedded resource on the site is broken (each
 //   same-origin URL answers 200, each #fragment names an element of its
 //   page), and no script throws;
@@ -24,7 +25,9 @@
 // - a screenshot of the benchmark page goes to target/docs-screenshot.png,
 //   and one of each chart as the page shows it beside it; the newest run's
 //   Python page, if it has one, goes to target/docs-screenshot-python.png
-//   (its chart to target/docs-screenshot-python_chart.png).
+//   (its chart to target/docs-screenshot-python_chart.png), and its
+//   JavaScript page to target/docs-screenshot-js.png (its chart to
+//   target/docs-screenshot-chart.png).
 //
 // The site is served by `python3 -m http.server` on a free port, and
 // Chromium is started here with the flags this machine needs and a fresh
@@ -47,12 +50,13 @@ const ROOT = path.dirname(DOCS);
 const BOOK = path.join(DOCS, 'book');
 const BENCH_ROOT = path.join(DOCS, 'assets', 'bench');
 const SCREENSHOT = path.join(ROOT, 'target', 'docs-screenshot.png');
-const PYTHON_SCREENSHOT = SCREENSHOT.replace(/\.png$/, '-python.png');
-// The Python benchmark inside a run folder, and its files (docs-gen's
-// PYTHON_DIR, PYTHON_SUMMARY and PYTHON_CHART).
-const PYTHON_DIR = 'python';
-const PYTHON_SUMMARY = 'python_summary.csv';
-const PYTHON_CHART = 'python_chart.svg';
+// The benchmarks in other languages that a run folder may hold, each in a
+// folder of its own with its summary and its one chart (docs-gen's Lang of
+// PythonMeta and JsMeta); the page of one is bench/<run>-<dir>.html.
+const LANGS = [
+  { name: 'Python', dir: 'python', summary: 'python_summary.csv', chart: 'python_chart.svg' },
+  { name: 'JavaScript', dir: 'js', summary: 'summary.csv', chart: 'chart.svg' },
+];
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const CHROMIUM_FLAGS = [
   '--headless',
@@ -126,12 +130,12 @@ function csvRows(file) {
   return lines.slice(1).map((l) => l.split(','));
 }
 
-// The rows of the run's Python benchmark (format, dataset, op first), or
+// The rows of the run's benchmark in `lang` (format, dataset, op first), or
 // null when the run has none.
-function pythonRows(run) {
-  const dir = path.join(BENCH_ROOT, run.name, PYTHON_DIR);
+function langRows(run, lang) {
+  const dir = path.join(BENCH_ROOT, run.name, lang.dir);
   if (!fs.existsSync(dir)) return null;
-  return csvRows(path.join(dir, PYTHON_SUMMARY));
+  return csvRows(path.join(dir, lang.summary));
 }
 
 // The run's typed suite (written by surp-bench into typed/), if it has one.
@@ -450,11 +454,12 @@ async function checkBenchPage(page, base, run, sub = '') {
     if (links === 0) fail(`${pageName} has no link to the run's typed-suite page ${link}`);
   }
 
-  // The Python run, when there is one, has its own page, linked from here.
-  if (!sub && pythonRows(run)) {
-    const link = `${run.name}-python.html`;
+  // The runs in other languages, where there are some, have their own
+  // pages, linked from here.
+  for (const lang of sub ? [] : LANGS.filter((l) => langRows(run, l))) {
+    const link = `${run.name}-${lang.dir}.html`;
     const links = await page.locator(`main a[href="${link}"]`).count();
-    if (links === 0) fail(`${pageName} has no link to the run's Python page ${link}`);
+    if (links === 0) fail(`${pageName} has no link to the run's ${lang.name} page ${link}`);
   }
 
   const file = sub ? SCREENSHOT.replace(/\.png$/, `-${sub}.png`) : SCREENSHOT;
@@ -576,15 +581,16 @@ function measureTables() {
   });
 }
 
-// The page of a run's Python benchmark: its one chart loads, and its
-// "Every cell" table is python_summary.csv, row for row.
-async function checkPythonPage(page, base, run, screenshot) {
-  const rows = pythonRows(run);
-  const pageName = `bench/${run.name}-python.html`;
+// The page of a run's benchmark in another language: its one chart loads,
+// and its "Every cell" table is the language's summary, row for row.
+async function checkLangPage(page, base, run, lang, screenshot) {
+  const rows = langRows(run, lang);
+  const summary = `${lang.dir}/${lang.summary}`;
+  const pageName = `bench/${run.name}-${lang.dir}.html`;
   for (const problem of await visit(page, `${base}/${pageName}`)) fail(`${pageName}: ${problem}`);
 
   const images = await mainImages(page);
-  const chart = `/assets/bench/${run.name}/${PYTHON_DIR}/${PYTHON_CHART}`;
+  const chart = `/assets/bench/${run.name}/${lang.dir}/${lang.chart}`;
   const shown = images.map((i) => i.src);
   if (JSON.stringify(shown) !== JSON.stringify([chart])) {
     fail(`${pageName} shows the images [${shown}], but should show only ${chart}`);
@@ -599,23 +605,24 @@ async function checkPythonPage(page, base, run, screenshot) {
     return;
   }
   if (table.rows.length !== rows.length) {
-    fail(`${pageName}: the "Every cell" table has ${table.rows.length} rows, but ${PYTHON_SUMMARY} has ${rows.length}`);
+    fail(`${pageName}: the "Every cell" table has ${table.rows.length} rows, but ${summary} has ${rows.length}`);
   }
   const mismatch = rows.findIndex((r, i) => table.rows[i]?.slice(0, 3).join(',') !== r.slice(0, 3).join(','));
   if (mismatch >= 0) {
     fail(
       `${pageName}: row ${mismatch + 1} of the "Every cell" table is [${table.rows[mismatch]?.slice(0, 3)}], ` +
-        `but ${PYTHON_SUMMARY} has [${rows[mismatch].slice(0, 3)}]`,
+        `but ${summary} has [${rows[mismatch].slice(0, 3)}]`,
     );
   }
   log(
     `${pageName}: chart images ${images.map((i) => `${path.basename(i.src)} ${i.width}x${i.height}`).join(', ')}; ` +
-      `"Every cell" table ${table.rows.length} rows; ${PYTHON_SUMMARY} ${rows.length} rows`,
+      `"Every cell" table ${table.rows.length} rows; ${summary} ${rows.length} rows`,
   );
 
   if (screenshot) {
-    await screenshots(page, PYTHON_SCREENSHOT, images);
-    log(`screenshots written to ${path.relative(ROOT, PYTHON_SCREENSHOT)} (and its chart beside it)`);
+    const file = SCREENSHOT.replace(/\.png$/, `-${lang.dir}.png`);
+    await screenshots(page, file, images);
+    log(`screenshots written to ${path.relative(ROOT, file)} (and its chart beside it)`);
   }
 }
 
@@ -658,8 +665,10 @@ async function main() {
         await checkBenchPage(page, base, newest, TYPED_DIR);
         newestPages.push(`bench/${newest.name}-${TYPED_DIR}.html`);
       }
-      for (const run of runs.filter((r) => pythonRows(r))) {
-        await checkPythonPage(page, base, run, run === newest);
+      for (const run of runs) {
+        for (const lang of LANGS.filter((l) => langRows(run, l))) {
+          await checkLangPage(page, base, run, lang, run === newest);
+        }
       }
     } else {
       log(

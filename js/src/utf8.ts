@@ -81,23 +81,17 @@ const unitsOf: number[][] = Array.from({ length: LONG }, (_, n) => new Array<num
 export function readUtf8(src: Uint8Array, start: number, end: number): string {
   const len = end - start;
   if (len >= LONG) return readLong(src, start, end);
-  if (len <= 8) {
-    // The commonest keys and values: one call with the codes as
-    // arguments, when they are all ASCII.
-    let or = 0;
-    for (let i = start; i < end; i++) or |= src[i];
-    if (or < 0x80) return asciiUpTo8(src, start, len);
-  }
-  const units = unitsOf[len];
-  for (let i = 0; i < len; i++) {
-    const b = src[start + i];
-    if (b >= 0x80) return readShortNonAscii(src, start, end);
-    units[i] = b;
-  }
-  return String.fromCharCode.apply(null, units);
+  let or = 0;
+  for (let i = start; i < end; i++) or |= src[i];
+  return or < 0x80 ? asciiShort(src, start, len) : readShortNonAscii(src, start, end);
 }
 
-function asciiUpTo8(b: Uint8Array, p: number, len: number): string {
+/**
+ * The ASCII string of the `len` (below {@link LONG}) bytes at `p`: one
+ * `String.fromCharCode` call with the codes as arguments, which costs about
+ * half of building an array for `apply`.
+ */
+function asciiShort(b: Uint8Array, p: number, len: number): string {
   const f = String.fromCharCode;
   switch (len) {
     case 0:
@@ -116,8 +110,30 @@ function asciiUpTo8(b: Uint8Array, p: number, len: number): string {
       return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5]);
     case 7:
       return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6]);
-    default:
+    case 8:
       return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7]);
+    case 9:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8]);
+    case 10:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9]);
+    case 11:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9], b[p + 10]);
+    case 12:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9], b[p + 10], b[p + 11]);
+    case 13:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9], b[p + 10], b[p + 11], b[p + 12]);
+    case 14:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9], b[p + 10], b[p + 11], b[p + 12], b[p + 13]);
+    case 15:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9], b[p + 10], b[p + 11], b[p + 12], b[p + 13], b[p + 14]);
+    case 16:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9], b[p + 10], b[p + 11], b[p + 12], b[p + 13], b[p + 14], b[p + 15]);
+    case 17:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9], b[p + 10], b[p + 11], b[p + 12], b[p + 13], b[p + 14], b[p + 15], b[p + 16]);
+    case 18:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9], b[p + 10], b[p + 11], b[p + 12], b[p + 13], b[p + 14], b[p + 15], b[p + 16], b[p + 17]);
+    default:
+      return f(b[p], b[p + 1], b[p + 2], b[p + 3], b[p + 4], b[p + 5], b[p + 6], b[p + 7], b[p + 8], b[p + 9], b[p + 10], b[p + 11], b[p + 12], b[p + 13], b[p + 14], b[p + 15], b[p + 16], b[p + 17], b[p + 18]);
   }
 }
 

@@ -1,11 +1,13 @@
 //! The Benchmarks chapter: its index page, listing the committed runs newest
 //! first, and the matching entries in `SUMMARY.md` between two marker lines
-//! (a run's Python page nested under the run's own).
+//! (a run's Python and JavaScript pages nested under the run's own).
 
 use surp_bench::{FORMATS, Format, Suite};
 
 use crate::front::and_list;
-use crate::python_page::PYTHON_HARNESS;
+use crate::js_meta::JsMeta;
+use crate::lang_meta::LangMeta;
+use crate::python_meta::PythonMeta;
 use crate::run::Run;
 
 /// The line in `SUMMARY.md` after which the generated entries start.
@@ -35,12 +37,23 @@ pub fn index_page(runs: &[Run]) -> String {
         );
         return out;
     }
-    if runs.iter().any(|run| run.python.is_some()) {
-        out.push_str(&format!(
-            "A *Python* link beside a run leads to the Python benchmark of the same version \
-             (`{PYTHON_HARNESS}`, on the same datasets): the `surp` Python module against the \
-             Python serializers people choose between.\n\n"
-        ));
+    for (lang, any) in [
+        (
+            PythonMeta::LANG,
+            runs.iter().any(|run| run.python.is_some()),
+        ),
+        (JsMeta::LANG, runs.iter().any(|run| run.js.is_some())),
+    ] {
+        if any {
+            out.push_str(&format!(
+                "A *{name}* link beside a run leads to the {name} benchmark of the same version \
+                 (`{}`, on the same datasets): {} against the {name} serializers people choose \
+                 between.\n\n",
+                lang.harness,
+                lang.subject,
+                name = lang.name
+            ));
+        }
     }
     out.push_str(
         "| run | mode | iterations | datasets | commit |\n| --- | --- | --: | --- | --- |\n",
@@ -52,15 +65,15 @@ pub fn index_page(runs: &[Run]) -> String {
             .commit
             .as_deref()
             .map_or_else(|| "unknown".to_owned(), |c| format!("`{}`", short(c)));
-        let mut python = String::new();
+        let mut others = String::new();
         if let Some(typed) = &run.typed {
-            python.push_str(&format!(" ([typed suite]({}.md))", typed.page_name()));
+            others.push_str(&format!(" ([typed suite]({}.md))", typed.page_name()));
         }
-        if run.python.is_some() {
-            python.push_str(&format!(" ([Python]({}.md))", run.python_page_name()));
+        for link in run.lang_links() {
+            others.push_str(&format!(" ([{}]({}.md))", link.lang.name, link.page));
         }
         out.push_str(&format!(
-            "| [{name}]({name}.md){python} | {} | {} | version {}, {} | {commit} |\n",
+            "| [{name}]({name}.md){others} | {} | {} | version {}, {} | {commit} |\n",
             run.meta.mode,
             run.meta.iterations,
             run.meta.dataset_version,
@@ -118,10 +131,10 @@ pub fn with_run_entries(summary: &str, runs: &[Run]) -> Option<String> {
                 typed.page_name()
             ));
         }
-        if run.python.is_some() {
+        for link in run.lang_links() {
             entries.push_str(&format!(
-                "{indent}    - [Python](bench/{}.md)\n",
-                run.python_page_name()
+                "{indent}    - [{}](bench/{}.md)\n",
+                link.lang.name, link.page
             ));
         }
     }

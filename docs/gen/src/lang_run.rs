@@ -195,6 +195,11 @@ impl<M: LangMeta> LangRun<M> {
     pub fn has(&self, name: &str) -> bool {
         self.formats.iter().any(|f| f == name)
     }
+
+    /// Whether the run measured every format of `names`.
+    pub fn has_all(&self, names: &[&str]) -> bool {
+        names.iter().all(|name| self.has(name))
+    }
 }
 
 /// The rows of a language harness's summary. Unlike a Rust run's

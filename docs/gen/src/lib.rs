@@ -13,7 +13,10 @@
 //! `python/` subfolder (written by `bench/python/bench_surp.py`); it gets a
 //! page of its own, `docs/src/bench/v<version>-python.md`, from its
 //! `python_summary.csv` and `python_meta.json`, with its chart linked where
-//! it is committed, and the Rust run's page links to it.
+//! it is committed, and the Rust run's page links to it. The JavaScript
+//! benchmark of the same version, in a `js/` subfolder (written by
+//! `js/bench/bench.mjs`), gets `docs/src/bench/v<version>-js.md` the same
+//! way, from its `summary.csv`, `meta.json` and `chart.svg`.
 //!
 //! ```text
 //! cargo run -p docs-gen             # regenerate the pages
@@ -31,24 +34,34 @@ mod dedup;
 mod error;
 mod front;
 mod index;
+mod js_meta;
+mod js_page;
+mod lang_meta;
+mod lang_page;
+mod lang_run;
 mod meta;
 mod page;
 mod python_meta;
 mod python_page;
-mod python_run;
 mod run;
 mod site;
 
 pub use error::DocsError;
 pub use index::{LIST_END, LIST_START};
+pub use js_meta::{
+    JS_CHART, JS_CHART_ALT, JS_DIR, JS_HARNESS, JS_META, JS_SUMMARY, JsMeta, JsRun, Node,
+};
+pub use js_page::{JS_CHART_SCRIPT, JS_FORMATS};
+pub use lang_meta::{HarnessDataset, HarnessMachine, HarnessMeta, Lang, LangMeta, Package};
+pub use lang_run::{LangMeasurement, LangRun};
 pub use meta::RunMeta;
 pub use page::{ASSETS_FROM_BENCH, EVERY_CELL_HEADING, chart_alt};
-pub use python_meta::PythonMeta;
-pub use python_page::{PYTHON_CHART_ALT, PYTHON_HARNESS, PYTHON_SETUP};
-pub use python_run::{
-    PYTHON_CHART, PYTHON_DIR, PYTHON_META, PYTHON_SUMMARY, PythonMeasurement, PythonRun,
+pub use python_meta::{
+    Interpreter, PYTHON_CHART, PYTHON_CHART_ALT, PYTHON_DIR, PYTHON_HARNESS, PYTHON_META,
+    PYTHON_SUMMARY, PythonMeta, PythonRun,
 };
-pub use run::{RAW_FILES, Run, find_runs};
+pub use python_page::PYTHON_SETUP;
+pub use run::{LangLink, RAW_FILES, Run, find_runs};
 pub use site::{BENCH_ROOT, GENERATED_DIR, SUMMARY, Site, Stale};
 
 use std::path::{Path, PathBuf};

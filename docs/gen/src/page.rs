@@ -7,8 +7,7 @@ use std::collections::BTreeMap;
 use surp_bench::{Chart, Format, Mode, Suite, markdown_tables, thousands};
 
 use crate::front;
-use crate::meta::{Regression, RunMeta};
-use crate::python_page::peers;
+use crate::meta::{Git, Regression, RunMeta};
 use crate::run::Run;
 
 /// Where run folders are, seen from a page in `src/bench/`. `docs/src/assets`
@@ -65,12 +64,10 @@ pub fn run_page(run: &Run) -> String {
         meta.harness,
         run.plan.describe_iterations()
     ));
-    if let Some(py) = &run.python {
+    for link in run.lang_links() {
         out.push_str(&format!(
-            "\nThe Python benchmark of this version, the `surp` Python module against {}, is \
-             on [its own page]({}.md).\n",
-            peers(py),
-            run.python_page_name()
+            "\nThe {} benchmark of this version, {} against {}, is on [its own page]({}.md).\n",
+            link.lang.name, link.lang.subject, link.peers, link.page
         ));
     }
     if run.plan.mode == Mode::Ci {
@@ -93,13 +90,6 @@ pub fn run_page(run: &Run) -> String {
 fn push_run_table(out: &mut String, run: &Run) {
     let meta = &run.meta;
     let m = &meta.machine;
-    let commit = match (&meta.git.commit, meta.git.dirty) {
-        (Some(c), Some(true)) => {
-            format!("`{c}`, with uncommitted changes to tracked files")
-        }
-        (Some(c), _) => format!("`{c}`"),
-        (None, _) => "unknown (git could not tell)".to_owned(),
-    };
     out.push_str("\n## The run\n\n| field | value |\n| --- | --- |\n");
     let mut row = |key: &str, value: String| out.push_str(&format!("| {key} | {value} |\n"));
     row("harness", escape(&meta.harness));
@@ -116,13 +106,7 @@ fn push_run_table(out: &mut String, run: &Run) {
     );
     row(
         "machine",
-        format!(
-            "{} {}, {}, {} logical cores",
-            escape(&m.os),
-            escape(&m.arch),
-            escape(&m.cpu_model),
-            m.cores
-        ),
+        machine_cell(&[&m.os, &m.arch], &m.cpu_model, &m.cores.to_string()),
     );
     row("compiler", escape(&meta.rustc));
     row(
@@ -133,7 +117,7 @@ fn push_run_table(out: &mut String, run: &Run) {
             escape(&meta.allocator)
         ),
     );
-    row("commit", commit);
+    row("commit", commit_cell(&meta.git));
     row("Surp format version", meta.surp_format_version.to_string());
     row("dataset version", escape(&meta.dataset_version));
     row("dataset PRNG", escape(&meta.prng));
@@ -288,6 +272,27 @@ fn push_regression_check(out: &mut String, meta: &RunMeta) {
             "- Note: {}\n",
             escape(&without_absolute_paths(note))
         ));
+    }
+}
+
+/// The machine a run was made on, as its table shows it: the system's
+/// words (such as the OS and the architecture), then the CPU model and the
+/// count of logical cores.
+pub(crate) fn machine_cell(system: &[&str], cpu_model: &str, cores: &str) -> String {
+    let system: Vec<String> = system.iter().map(|s| escape(s)).collect();
+    format!(
+        "{}, {}, {cores} logical cores",
+        system.join(" "),
+        escape(cpu_model)
+    )
+}
+
+/// The commit a run was made from, as its table shows it.
+pub(crate) fn commit_cell(git: &Git) -> String {
+    match (&git.commit, git.dirty) {
+        (Some(c), Some(true)) => format!("`{c}`, with uncommitted changes to tracked files"),
+        (Some(c), _) => format!("`{c}`"),
+        (None, _) => "unknown (git could not tell)".to_owned(),
     }
 }
 

@@ -10,8 +10,11 @@ use surp_bench::{
 };
 
 use crate::DocsError;
+use crate::js_meta::{JsMeta, JsRun};
+use crate::lang_meta::{Lang, LangMeta};
+use crate::lang_page::peers;
 use crate::meta::RunMeta;
-use crate::python_run::{PYTHON_DIR, PythonRun};
+use crate::python_meta::{PythonMeta, PythonRun};
 
 /// The files of a run folder that its page links to, besides the charts.
 pub const RAW_FILES: [&str; 3] = ["summary.csv", "meta.json", "summary.md"];
@@ -32,6 +35,9 @@ pub struct Run {
     /// The Python run of the same version, when the folder has a `python/`
     /// subfolder.
     pub python: Option<PythonRun>,
+    /// The JavaScript run of the same version, when the folder has a `js/`
+    /// subfolder.
+    pub js: Option<JsRun>,
     /// The typed suite of the same run, when the folder has a `typed/`
     /// subfolder.
     pub typed: Option<Box<Run>>,
@@ -39,6 +45,18 @@ pub struct Run {
 
 /// The folder of a run that holds its typed suite.
 pub const TYPED_DIR: &str = "typed";
+
+/// The page of a language harness's run beside a Rust run's page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LangLink {
+    /// The language.
+    pub lang: Lang,
+    /// The page's name, `v<version>-<language's folder>`.
+    pub page: String,
+    /// The formats it measures other than surp's, as a sentence fragment
+    /// naming packages.
+    pub peers: String,
+}
 
 impl Run {
     /// The folder's name, `v<version>`, which is also the page's name.
@@ -84,18 +102,39 @@ impl Run {
             .collect()
     }
 
-    /// The name of the page of the run's Python benchmark,
-    /// `v<version>-python`.
-    pub fn python_page_name(&self) -> String {
-        format!("{}-python", self.name())
+    /// The name of the page of the run's benchmark in `lang`,
+    /// `v<version>-<language's folder>`: `v0.1.0-python`.
+    pub fn lang_page_name(&self, lang: &Lang) -> String {
+        format!("{}-{}", self.name(), lang.dir)
+    }
+
+    /// The pages of the language harnesses' runs beside this one, Python
+    /// first.
+    pub fn lang_links(&self) -> Vec<LangLink> {
+        let mut links = Vec::new();
+        if let Some(py) = &self.python {
+            links.push(LangLink {
+                lang: PythonMeta::LANG,
+                page: self.lang_page_name(&PythonMeta::LANG),
+                peers: peers(py),
+            });
+        }
+        if let Some(js) = &self.js {
+            links.push(LangLink {
+                lang: JsMeta::LANG,
+                page: self.lang_page_name(&JsMeta::LANG),
+                peers: peers(js),
+            });
+        }
+        links
     }
 
     /// Reads and checks a run folder: `summary.csv` must hold exactly one
     /// row per format x dataset x operation, every row must be one this
     /// build knows (nothing is left off a page silently), `meta.json` must
     /// agree with it, and every chart and raw file must be there. A
-    /// `python/` subfolder is read as the Python run of the same version
-    /// ([`PythonRun::load`]).
+    /// `python/` subfolder is read as the Python run of the same version,
+    /// a `js/` subfolder as the JavaScript run ([`crate::LangRun::load`]).
     pub fn load(dir: &Path, version: Version) -> Result<Run, DocsError> {
         let bad = |reason: String| DocsError::bad_run(dir, reason);
         let csv_path = dir.join("summary.csv");
@@ -180,15 +219,12 @@ impl Run {
                 return Err(bad(format!("{name} is missing")));
             }
         }
-        let python_dir = dir.join(PYTHON_DIR);
-        let python = if suite == Suite::Typed {
-            None
-        } else if python_dir.is_dir() {
-            Some(PythonRun::load(&python_dir, &meta)?)
-        } else if python_dir.exists() {
-            return Err(bad(format!("{PYTHON_DIR} is not a folder")));
-        } else {
-            None
+        let (python, js) = match suite {
+            Suite::Typed => (None, None),
+            Suite::Value => (
+                PythonRun::load_beside(dir, &meta)?,
+                JsRun::load_beside(dir, &meta)?,
+            ),
         };
         let typed_dir = dir.join(TYPED_DIR);
         let typed = if suite == Suite::Value && typed_dir.is_dir() {
@@ -209,6 +245,7 @@ impl Run {
             plan,
             measurements,
             python,
+            js,
             typed,
         };
         for chart in run.charts() {

@@ -8,7 +8,11 @@ use std::path::{Path, PathBuf};
 
 use crate::dedup::{dedup_fragment, dedup_shapes_fragment, dedup_zstd_fragment};
 use crate::index::{index_page, with_run_entries};
+use crate::js_meta::JsMeta;
+use crate::js_page::js_page;
+use crate::lang_meta::LangMeta;
 use crate::page::run_page;
+use crate::python_meta::PythonMeta;
 use crate::python_page::python_page;
 use crate::run::find_runs;
 use crate::{DocsError, Run};
@@ -87,8 +91,14 @@ impl Site {
             }
             if let Some(py) = &run.python {
                 files.insert(
-                    dir.join(format!("{}.md", run.python_page_name())),
+                    dir.join(format!("{}.md", run.lang_page_name(&PythonMeta::LANG))),
                     python_page(run, py),
+                );
+            }
+            if let Some(js) = &run.js {
+                files.insert(
+                    dir.join(format!("{}.md", run.lang_page_name(&JsMeta::LANG))),
+                    js_page(run, js),
                 );
             }
         }
