@@ -7,8 +7,9 @@
 use surp_bench::{Mode, Operation};
 
 use crate::lang_page::{
-    Column, RunRows, SUBJECT, median, page_start, push_chart, push_dataset_table, push_every_cell,
-    push_methodology, push_run_table, ratio, reproduce, rows_sentence, size, with_options,
+    Column, RunRows, SUBJECT, median, page_start, peers, push_chart, push_dataset_table,
+    push_every_cell, push_methodology, push_run_table, ratio, reproduce, rows_sentence, size,
+    with_options,
 };
 use crate::page::escape;
 use crate::python_meta::{PYTHON_CHART, PYTHON_DIR, PYTHON_META, PYTHON_SUMMARY, PythonRun};
@@ -33,7 +34,7 @@ pub fn python_page(run: &Run, py: &PythonRun) -> String {
         &format!(
             "the `surp` Python module (this repository's crates, built as an extension with \
              PyO3) against {}, dumping and loading the datasets the Rust harness exports",
-            crate::lang_page::peers(py)
+            peers(py)
         ),
         &describe_iterations(iterations, meta.warmup_iterations),
         "the interpreter, packages and machine",
@@ -51,14 +52,14 @@ pub fn python_page(run: &Run, py: &PythonRun) -> String {
                 "{iterations} timed per cell, after {} warm-up per format and operation",
                 meta.warmup_iterations
             ),
-            runtime: (
+            more: vec![(
                 "Python",
                 format!(
                     "{} {}{compiler}",
                     escape(&meta.python.implementation),
                     escape(&meta.python.version)
                 ),
-            ),
+            )],
             chart_by: format!("matplotlib {}", escape(&meta.matplotlib)),
             datasets: "The Rust harness exported each dataset as a Surp file (`surp-bench \
                        export`); the harness loads it with `surp.loads` and checks that \
@@ -85,6 +86,7 @@ pub fn python_page(run: &Run, py: &PythonRun) -> String {
     out
 }
 
+/// "20 timed runs per cell after 2 warm-up runs per format and operation".
 fn describe_iterations(iterations: usize, warmup: usize) -> String {
     let plural = |n: usize| if n == 1 { "" } else { "s" };
     format!(
@@ -139,6 +141,8 @@ fn op_title(op: Operation) -> &'static str {
     }
 }
 
+/// "Reproduce": the setup, the export, and the harness with the run's
+/// formats and the options that differ from its defaults.
 fn push_reproduce(out: &mut String, run: &Run, py: &PythonRun) {
     let mode = py.mode;
     let parts = reproduce(py);
