@@ -18,7 +18,8 @@
 // - meta.json: Node and package versions, the machine and the methodology;
 // - chart.svg: size, encode and decode time per dataset and format.
 //
-// Options: --formats a,b  --datasets a,b  --iterations N  --output DIR.
+// Options: --formats a,b  --datasets a,b  --iterations N (timed runs per
+// cell)  --processes N (per dataset; 4 in full mode, 1 in ci mode)  --output DIR.
 
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -39,6 +40,8 @@ const REPO = resolve(JS_DIR, "..");
  * timed runs (and at least twice), by mode: a ci-mode run is a smoke test.
  */
 const WARMUP_MS = { full: 300, ci: 20 };
+/** Processes per dataset, by mode (the --processes default). */
+const PROCESSES = { full: 4, ci: 1 };
 
 function usage(message) {
   console.error(`bench.mjs: ${message}`);
@@ -50,7 +53,7 @@ function parseArgs(argv) {
   const out = {};
   for (let i = 0; i < argv.length; i += 2) {
     const [flag, value] = [argv[i], argv[i + 1]];
-    if (!["--export", "--formats", "--datasets", "--iterations", "--output"].includes(flag)) usage(`unknown argument ${flag}`);
+    if (!["--export", "--formats", "--datasets", "--iterations", "--processes", "--output"].includes(flag)) usage(`unknown argument ${flag}`);
     if (value === undefined) usage(`${flag} needs a value`);
     out[flag.slice(2)] = value;
   }
@@ -131,13 +134,13 @@ function measure({ exportDir, dataset, formats: names, iterations, warmupMs }) {
       }
     }
   }
-  const rows = [];
+  const cells = [];
   for (const lane of lanes) {
     for (const op of ["encode", "decode"]) {
-      rows.push({ format: lane.format.name, dataset: dataset.name, op, stats: statistics(lane.times[op]), size: lane.size });
+      cells.push({ format: lane.format.name, dataset: dataset.name, op, samples: lane.times[op], size: lane.size });
     }
   }
-  return rows;
+  return cells;
 }
 
 function main() {
@@ -152,27 +155,46 @@ function main() {
   const datasets = pick(manifest.datasets, args.datasets, "dataset");
   const iterations = args.iterations === undefined ? manifest.iterations : Number(args.iterations);
   if (!Number.isInteger(iterations) || iterations < 1) usage(`--iterations must be a positive whole number`);
+  const processes = args.processes === undefined ? (PROCESSES[manifest.mode] ?? PROCESSES.full) : Number(args.processes);
+  if (!Number.isInteger(processes) || processes < 1) usage(`--processes must be a positive whole number`);
   const warmupMs = WARMUP_MS[manifest.mode] ?? WARMUP_MS.full;
   const version = JSON.parse(readFileSync(join(JS_DIR, "package.json"), "utf8")).version;
   const output = resolve(
     args.output ?? (manifest.mode === "full" ? join(REPO, "docs/assets/bench", `v${version}`, "js") : join(REPO, "bench/results/js")),
   );
 
-  // Each dataset is measured in a process of its own, so that no codec
-  // carries compiled code or inline caches shaped by another dataset.
+  // Each dataset is measured in processes of its own, so that no codec
+  // carries compiled code or inline caches shaped by another dataset; and
+  // in several, one after another, their samples pooled, because one
+  // process's compiled code and heap layout can make a codec's times
+  // differ from another process's by more than the spread within it.
   const rows = [];
   for (const dataset of datasets) {
-    const out = execFileSync(
-      process.execPath,
-      [
-        "--expose-gc",
-        fileURLToPath(import.meta.url),
-        "--worker",
-        JSON.stringify({ exportDir, dataset, formats: formats.map((f) => f.name), iterations, warmupMs }),
-      ],
-      { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 26 },
-    );
-    rows.push(...JSON.parse(out));
+    const cells = new Map();
+    for (let k = 0; k < processes; k++) {
+      // The iterations, shared out as evenly as they go.
+      const share = Math.floor(iterations / processes) + (k < iterations % processes ? 1 : 0);
+      if (share === 0) continue;
+      const out = execFileSync(
+        process.execPath,
+        [
+          "--expose-gc",
+          fileURLToPath(import.meta.url),
+          "--worker",
+          JSON.stringify({ exportDir, dataset, formats: formats.map((f) => f.name), iterations: share, warmupMs }),
+        ],
+        { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], maxBuffer: 1 << 26 },
+      );
+      for (const cell of JSON.parse(out)) {
+        const key = `${cell.format} ${cell.op}`;
+        const pooled = cells.get(key);
+        if (pooled === undefined) cells.set(key, cell);
+        else pooled.samples.push(...cell.samples);
+      }
+    }
+    for (const cell of cells.values()) {
+      rows.push({ format: cell.format, dataset: cell.dataset, op: cell.op, stats: statistics(cell.samples), size: cell.size });
+    }
     console.error(`bench.mjs: ${dataset.name} measured`);
   }
 
@@ -182,6 +204,7 @@ function main() {
     harness: "js/bench/bench.mjs",
     mode: manifest.mode,
     iterations,
+    processes,
     warmup: `each operation of each format runs at least 2 times and at least ${warmupMs} ms before a dataset's timed runs`,
     node: { version: process.versions.node, v8: process.versions.v8 },
     packages: Object.fromEntries(
@@ -195,7 +218,7 @@ function main() {
     methodology: {
       ops: "encode is the value to bytes (a string for json_string), decode is bytes to the value",
       check: "before timing, each format encodes each dataset twice (identical bytes) and decodes it back to the value it was given, compared structurally (types, float bits with NaN equal to NaN, map order not compared; an integer may come back as a number or a BigInt of the same value); JSON is given bytes as base64 text and integers beyond 2^53 as the nearest number",
-      process: "each dataset is measured in a Node process of its own (started with --expose-gc), so that no codec carries compiled code or inline caches from another dataset",
+      process: `each dataset is measured in ${processes} Node process${processes === 1 ? "" : "es"} of its own, one after another (started with --expose-gc), the ${iterations} timed iterations shared out between them and their samples pooled: no codec carries compiled code or inline caches from another dataset, and no one process's compiled code or heap layout decides a cell`,
       order: "per dataset: warm-up runs of every operation per format; then each timed iteration runs encode, then decode, each round-robin over the formats, starting one format later at each iteration",
       timer: "process.hrtime.bigint() around one call; the result is kept until the clock stops",
       gc: "a full garbage collection (gc(), from --expose-gc) runs before every timed call, outside the clock, so that no call pays for another's garbage",
