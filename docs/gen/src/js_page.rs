@@ -240,7 +240,7 @@ fn push_reproduce(out: &mut String, run: &Run, js: &JsRun) {
          fixes the iteration count. `npm ci` installs the packages pinned in \
          `js/package-lock.json`, and `npm run build` compiles the `surp` package into \
          `js/dist/`, which the harness imports. The last command runs the JavaScript benchmark \
-         on the export, each dataset in a Node.js process of its own, and writes \
+         on the export, each dataset in Node.js processes of its own (see the methodology), and writes \
          `{JS_SUMMARY}`, `{JS_META}` and `{JS_CHART}` into `{output}/`. Sizes come out \
          identical with the Node.js and package versions above; {}\n",
         parts.checkout,
