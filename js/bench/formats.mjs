@@ -55,6 +55,9 @@ function containsBigInt(value) {
 const textEncoder = new TextEncoder();
 const textDecoder = new TextDecoder();
 
+/** A codec of an encoder and a decoder object with `encode` and `decode` methods. */
+const codec = (encoder, decoder) => ({ encode: (v) => encoder.encode(v), decode: (b) => decoder.decode(b) });
+
 /** How a package that may decode strings in a native addon ran. */
 const native = (on, addon) =>
   on ? `; strings decoded by its native addon ${addon}, as it installs by default` : `; in JavaScript only (its native addon ${addon} is not installed)`;
@@ -62,9 +65,8 @@ const native = (on, addon) =>
 /**
  * Every format, in the order of the tables. `make()` builds the codec
  * objects and returns `{ encode(v) -> Uint8Array | string, decode(b) }`;
- * `prepare(value)` gives the value the format is handed (the dataset value
- * itself unless the format cannot carry it) and `exact` says whether the
- * check wants that value back exactly.
+ * `prepare(value)` gives the value the format is handed, when it is not the
+ * dataset value itself (the format cannot carry that value).
  */
 export const FORMATS = [
   {
@@ -72,22 +74,14 @@ export const FORMATS = [
     package: "surp",
     call: "new Encoder().encode(v) / new Decoder().decode(b)",
     bytes: "native",
-    make() {
-      const encoder = new Encoder();
-      const decoder = new Decoder();
-      return { encode: (v) => encoder.encode(v), decode: (b) => decoder.decode(b) };
-    },
+    make: () => codec(new Encoder(), new Decoder()),
   },
   {
     name: "surp_dedup",
     package: "surp",
     call: "new Encoder({ dedup: true }).encode(v) / new Decoder().decode(b)",
     bytes: "native",
-    make() {
-      const encoder = new Encoder({ dedup: true });
-      const decoder = new Decoder();
-      return { encode: (v) => encoder.encode(v), decode: (b) => decoder.decode(b) };
-    },
+    make: () => codec(new Encoder({ dedup: true }), new Decoder()),
   },
   {
     name: "msgpackr",
@@ -114,22 +108,14 @@ export const FORMATS = [
     package: "cbor-x",
     call: `new Encoder({ useRecords: false }).encode(v) / new Decoder({ useRecords: false }).decode(b)${native(cborXNative, "cbor-extract")}`,
     bytes: "native",
-    make() {
-      const encoder = new CborXEncoder({ useRecords: false });
-      const decoder = new CborXDecoder({ useRecords: false });
-      return { encode: (v) => encoder.encode(v), decode: (b) => decoder.decode(b) };
-    },
+    make: () => codec(new CborXEncoder({ useRecords: false }), new CborXDecoder({ useRecords: false })),
   },
   {
     name: "msgpack_js",
     package: "@msgpack/msgpack",
     call: "new Encoder({ useBigInt64: true }).encode(v) / new Decoder({ useBigInt64: true }).decode(b)",
     bytes: "native",
-    make() {
-      const encoder = new MsgpackEncoder({ useBigInt64: true });
-      const decoder = new MsgpackDecoder({ useBigInt64: true });
-      return { encode: (v) => encoder.encode(v), decode: (b) => decoder.decode(b) };
-    },
+    make: () => codec(new MsgpackEncoder({ useBigInt64: true }), new MsgpackDecoder({ useBigInt64: true })),
   },
   {
     name: "jsonpack_msgpack",
@@ -137,22 +123,14 @@ export const FORMATS = [
     call: "new MsgPackEncoder().encode(v) / new MsgPackDecoderFast().decode(b); it does not write BigInts, so integers beyond 2^53 are given as the nearest number",
     bytes: "native",
     prepare: (value) => (containsBigInt(value) ? withoutBigInts(value) : value),
-    make() {
-      const encoder = new MsgPackEncoder();
-      const decoder = new MsgPackDecoderFast();
-      return { encode: (v) => encoder.encode(v), decode: (b) => decoder.decode(b) };
-    },
+    make: () => codec(new MsgPackEncoder(), new MsgPackDecoderFast()),
   },
   {
     name: "jsonpack_cbor",
     package: "@jsonjoy.com/json-pack",
     call: "new CborEncoder().encode(v) / new CborDecoder().decode(b)",
     bytes: "native",
-    make() {
-      const encoder = new CborEncoder();
-      const decoder = new CborDecoder();
-      return { encode: (v) => encoder.encode(v), decode: (b) => decoder.decode(b) };
-    },
+    make: () => codec(new CborEncoder(), new CborDecoder()),
   },
   {
     name: "json",
