@@ -157,6 +157,9 @@ function main() {
   if (!Number.isInteger(iterations) || iterations < 1) usage(`--iterations must be a positive whole number`);
   const processes = args.processes === undefined ? (PROCESSES[manifest.mode] ?? PROCESSES.full) : Number(args.processes);
   if (!Number.isInteger(processes) || processes < 1) usage(`--processes must be a positive whole number`);
+  // Before anything is written: a run into a committed run's folder
+  // changes tracked files, which are not what was measured.
+  const git = gitState();
   const warmupMs = WARMUP_MS[manifest.mode] ?? WARMUP_MS.full;
   const version = JSON.parse(readFileSync(join(JS_DIR, "package.json"), "utf8")).version;
   const output = resolve(
@@ -214,7 +217,7 @@ function main() {
     dataset_version: manifest.dataset_version,
     surp_format_version: manifest.surp_format_version,
     datasets: datasets.map((d) => ({ name: d.name, sha256: d.sha256 })),
-    git: gitState(),
+    git,
     methodology: {
       ops: "encode is the value to bytes (a string for json_string), decode is bytes to the value",
       check: "before timing, each format encodes each dataset twice (identical bytes) and decodes it back to the value it was given, compared structurally (types, float bits with NaN equal to NaN, map order not compared; an integer may come back as a number or a BigInt of the same value); JSON is given bytes as base64 text and integers beyond 2^53 as the nearest number",
