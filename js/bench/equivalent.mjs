@@ -10,7 +10,7 @@
 export function equivalent(got, want, path = "$") {
   const integral = (x) => typeof x === "bigint" || (typeof x === "number" && Number.isInteger(x));
   if (integral(got) && integral(want)) {
-    return BigInt(got) === BigInt(want) && !(Object.is(got, -0) !== Object.is(want, -0)) ? null : `${path}: ${got} is not ${want}`;
+    return BigInt(got) === BigInt(want) && Object.is(got, -0) === Object.is(want, -0) ? null : `${path}: ${got} is not ${want}`;
   }
   if (typeof got === "number" && typeof want === "number") {
     return Object.is(got, want) ? null : `${path}: ${got} is not ${want}`;

@@ -16,34 +16,27 @@ import { Decoder, Encoder } from "../dist/index.js";
 const version = (pkg) => JSON.parse(readFileSync(new URL(`../node_modules/${pkg}/package.json`, import.meta.url), "utf8")).version;
 
 /**
- * The value a JSON program would hold for `value`: bytes as base64 text
- * (JSON has no bytes type; the Rust harness writes them the same way) and
- * integers beyond 2^53 as the nearest number, which is what `JSON.parse`
- * gives for them. Maps with other than string keys do not occur in the
- * value suite; they would be an error here.
+ * `value` with integers beyond 2^53 as the nearest number, which is what
+ * `JSON.parse` gives for them, and, with `base64Bytes`, bytes as base64
+ * text (JSON has no bytes type; the Rust harness writes them the same way).
+ * Maps with other than string keys do not occur in the value suite; they
+ * would be an error here.
  */
-export function jsonView(value) {
-  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.length).toString("base64");
+function rewrite(value, base64Bytes) {
   if (typeof value === "bigint") return Number(value);
-  if (Array.isArray(value)) return value.map(jsonView);
-  if (value instanceof Map) throw new Error("the JSON view has no maps with non-string keys");
-  if (value !== null && typeof value === "object") {
-    const out = {};
-    for (const key of Object.keys(value)) out[key] = jsonView(value[key]);
-    return out;
+  if (value instanceof Uint8Array) {
+    return base64Bytes ? Buffer.from(value.buffer, value.byteOffset, value.length).toString("base64") : value;
   }
-  return value;
-}
-
-/** The value with integers beyond 2^53 as the nearest number (bytes kept). */
-function withoutBigInts(value) {
-  if (typeof value === "bigint") return Number(value);
-  if (value instanceof Uint8Array || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map(withoutBigInts);
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((item) => rewrite(item, base64Bytes));
+  if (value instanceof Map) throw new Error("no maps with non-string keys here");
   const out = {};
-  for (const key of Object.keys(value)) out[key] = withoutBigInts(value[key]);
+  for (const key of Object.keys(value)) out[key] = rewrite(value[key], base64Bytes);
   return out;
 }
+
+/** The value a JSON program would hold for `value`. */
+export const jsonView = (value) => rewrite(value, true);
 
 function containsBigInt(value) {
   if (typeof value === "bigint") return true;
@@ -122,7 +115,7 @@ export const FORMATS = [
     package: "@jsonjoy.com/json-pack",
     call: "new MsgPackEncoder().encode(v) / new MsgPackDecoderFast().decode(b); it does not write BigInts, so integers beyond 2^53 are given as the nearest number",
     bytes: "native",
-    prepare: (value) => (containsBigInt(value) ? withoutBigInts(value) : value),
+    prepare: (value) => (containsBigInt(value) ? rewrite(value, false) : value),
     make: () => codec(new MsgPackEncoder(), new MsgPackDecoderFast()),
   },
   {

@@ -525,10 +525,6 @@ export class Decoder {
     let charge = 0;
     // The key sequences of the objects read so far predict the keys of
     // this one: a key that is the predicted one takes one comparison, no
-    // lookup. (In a deduplicated document keys also fill slots, so they
-    // take the general path.)
-    // The key sequences of the objects read so far predict the keys of
-    // this one: a key that is the predicted one takes one comparison, no
     // lookup. The first key is predicted by the last map read at this
     // depth (siblings in an array), each next one by the key that followed
     // the keys so far in earlier objects. (In a deduplicated document keys

@@ -115,7 +115,7 @@ export class Encoder {
       if (this.pos < HAND_OVER) return this.buf.slice(start, this.pos);
       // A large document keeps the buffer it was written in, which is
       // then the caller's alone: copying it out would cost as much again
-      // as writing it. The next call starts a buffer of the same size.
+      // as writing it. The next call starts a new buffer (see `fresh`).
       // Past the document, the buffer holds memory that was never
       // written (see `allocate`): zeroed, so that nothing leaks.
       this.buf.fill(0, this.pos);
