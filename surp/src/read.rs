@@ -20,6 +20,17 @@ pub struct Span {
     pub(crate) len: usize,
 }
 
+/// A string kept by [`Read::remember_str`] for deduplication references:
+/// where the input keeps it and its length in bytes. It is a handle, not
+/// a position in the input: a slice keeps an index into its kept strings,
+/// a reader an offset into the bytes it copied.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct Kept {
+    pub(crate) at: usize,
+    pub(crate) len: usize,
+}
+
 /// Bytes either borrowed from the input for `'de` or copied into a buffer
 /// that lives for `'s`.
 pub enum Reference<'de, 's, T: ?Sized> {
@@ -112,11 +123,11 @@ pub trait Read<'de>: private::Sealed {
     /// deduplication references, returning where it was kept. Its UTF-8 is
     /// validated here, once: a reference to it never validates again.
     #[doc(hidden)]
-    fn remember_str(&mut self, span: Span) -> Result<Span>;
+    fn remember_str(&mut self, span: Span) -> Result<Kept>;
 
     /// A string kept by `remember_str`.
     #[doc(hidden)]
-    fn recall_str(&self, kept: Span) -> Reference<'de, '_, str>;
+    fn recall_str(&self, kept: Kept) -> Reference<'de, '_, str>;
 
     /// Drops every string kept by `remember_str`: a document's tables end
     /// with it.
@@ -332,20 +343,17 @@ impl<'de> Read<'de> for SliceRead<'de> {
     }
 
     #[inline]
-    fn remember_str(&mut self, span: Span) -> Result<Span> {
+    fn remember_str(&mut self, span: Span) -> Result<Kept> {
         let data: &'de [u8] = self.data;
         let text = kept_utf8(&data[span.start..span.start + span.len], span.start)?;
-        let index = self.kept.len();
+        let at = self.kept.len();
         self.kept.push(text);
-        Ok(Span {
-            start: index,
-            len: span.len,
-        })
+        Ok(Kept { at, len: span.len })
     }
 
     #[inline]
-    fn recall_str(&self, kept: Span) -> Reference<'de, '_, str> {
-        Reference::Borrowed(self.kept[kept.start])
+    fn recall_str(&self, kept: Kept) -> Reference<'de, '_, str> {
+        Reference::Borrowed(self.kept[kept.at])
     }
 
     fn forget(&mut self) {

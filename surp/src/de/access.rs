@@ -10,7 +10,7 @@ use serde::de::{self, DeserializeSeed, Visitor};
 use super::Deserializer;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
-use crate::read::{Read, Reference, Span};
+use crate::read::{Kept, Read, Reference};
 use crate::wire::Kind;
 
 impl<'de, R: Read<'de>> Deserializer<R> {
@@ -480,7 +480,7 @@ pub(super) struct EnumAccess<'a, R> {
     pub(super) de: &'a mut Deserializer<R>,
     pub(super) shape: ShapeCandidate,
     /// The name, when it came from a shape rather than the input.
-    pub(super) variant_key: Option<Span>,
+    pub(super) variant_key: Option<Kept>,
 }
 
 impl<'de, R: Read<'de>> de::EnumAccess<'de> for &mut EnumAccess<'_, R> {
@@ -542,7 +542,7 @@ impl<'de, R: Read<'de>> de::VariantAccess<'de> for &mut EnumAccess<'_, R> {
 pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
     de: &Deserializer<R>,
     start: usize,
-    kept: Span,
+    kept: Kept,
     seed: K,
 ) -> Result<K::Value> {
     let key = KeyStr::new(de.read.recall_str(kept), de.opts.max_depth);

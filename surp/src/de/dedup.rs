@@ -15,7 +15,7 @@ use super::access::{AnyKeys, Entries, EnumAccess, KeyText, Keys, key_from_kept, 
 use super::tables::FieldsSeen;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
-use crate::read::{Read, Reference, Span};
+use crate::read::{Kept, Read, Reference, Span};
 use crate::utf8::utf8;
 use crate::wire::{self, Kind};
 
@@ -29,7 +29,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         start: usize,
         len: u64,
         key: bool,
-    ) -> Result<(Span, Option<Span>)> {
+    ) -> Result<(Span, Option<Kept>)> {
         let len = self.literal_len(Kind::Str, len, start)?;
         let span = match self.read.fill(len) {
             Ok(span) => span,
@@ -76,7 +76,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// Not forced in unoptimised builds, whose frames it would make too
     /// large for the depth limit on a small stack.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(super) fn str_ref(&mut self, start: usize, tag: u8) -> Result<Span> {
+    pub(super) fn str_ref(&mut self, start: usize, tag: u8) -> Result<Kept> {
         if self.depth == 0 {
             self.new_root(start);
         }
@@ -92,7 +92,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     pub(super) fn visit_kept_str<V: Visitor<'de>>(
         &mut self,
         start: usize,
-        kept: Span,
+        kept: Kept,
         visitor: V,
     ) -> Result<V::Value> {
         // Kept strings were validated when kept: a reference costs O(1).

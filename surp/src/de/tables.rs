@@ -2,16 +2,16 @@
 //! builds implicitly as it is read.
 //!
 //! The tables exist only after a document's first byte is the deduplication
-//! marker: plain documents never touch this module. Both hold positions into
-//! the input (or, for a reader, into the bytes it kept), never copies of
-//! strings, and both stop growing at their configured limits, so a hostile
-//! document cannot make them allocate more. What enters them is decided by
+//! marker: plain documents never touch this module. Both hold [`Kept`]
+//! handles to strings the input keeps, never copies of strings, and both
+//! stop growing at their configured limits, so a hostile document cannot
+//! make them allocate more. What enters them is decided by
 //! the rules in the parent module, which the encoder calls too.
 
 use crate::dedup::{ShapeCandidate, shape_table_limit, string_table_limit, takes_slot};
 #[allow(unused_imports)]
 use crate::prelude::*;
-use crate::read::Span;
+use crate::read::Kept;
 
 /// A shape in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -48,16 +48,16 @@ impl FieldsSeen {
 /// The string and shape tables of one deduplicated document.
 #[derive(Debug)]
 pub(crate) struct Dictionary {
-    strings: Vec<Span>,
+    strings: Vec<Kept>,
     max_dedup_strings: usize,
     shapes: Vec<Shape>,
     /// Per shape, the struct fields it was last compared with; grows with
     /// `shapes`, one entry each.
     fields_seen: Vec<FieldsSeen>,
-    shape_keys: Vec<Span>,
+    shape_keys: Vec<Kept>,
     max_dedup_shapes: usize,
     /// Keys of the explicit maps being decoded, innermost last.
-    pending_keys: Vec<Span>,
+    pending_keys: Vec<Kept>,
 }
 
 impl Dictionary {
@@ -83,12 +83,12 @@ impl Dictionary {
     }
 
     #[inline]
-    pub(crate) fn push_string(&mut self, kept: Span) {
+    pub(crate) fn push_string(&mut self, kept: Kept) {
         self.strings.push(kept);
     }
 
     #[inline]
-    pub(crate) fn string(&self, index: u32) -> Option<Span> {
+    pub(crate) fn string(&self, index: u32) -> Option<Kept> {
         self.strings.get(index as usize).copied()
     }
 
@@ -114,12 +114,12 @@ impl Dictionary {
     }
 
     #[inline]
-    pub(crate) fn shape_key(&self, at: u32) -> Span {
+    pub(crate) fn shape_key(&self, at: u32) -> Kept {
         self.shape_keys[at as usize]
     }
 
     /// The keys of shape `index`, which exists.
-    pub(crate) fn shape_keys(&self, index: u32) -> &[Span] {
+    pub(crate) fn shape_keys(&self, index: u32) -> &[Kept] {
         let shape = self.shapes[index as usize];
         &self.shape_keys[shape.first as usize..][..shape.count as usize]
     }
@@ -138,7 +138,7 @@ impl Dictionary {
     }
 
     #[inline]
-    pub(crate) fn push_pending_key(&mut self, key: Span) {
+    pub(crate) fn push_pending_key(&mut self, key: Kept) {
         self.pending_keys.push(key);
     }
 
@@ -168,8 +168,8 @@ impl Dictionary {
 mod tests {
     use super::*;
 
-    fn span(len: usize) -> Span {
-        Span { start: 0, len }
+    fn span(len: usize) -> Kept {
+        Kept { at: 0, len }
     }
 
     #[test]

@@ -4,7 +4,7 @@
 #[allow(unused_imports)]
 use crate::prelude::*;
 
-use super::{Read, Reference, Span, kept_utf8, private};
+use super::{Kept, Read, Reference, Span, kept_utf8, private};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Decoding input from an [`std::io::Read`].
@@ -162,18 +162,18 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
         self.skip_inner(len)
     }
 
-    fn remember_str(&mut self, span: Span) -> Result<Span> {
+    fn remember_str(&mut self, span: Span) -> Result<Kept> {
         let text = kept_utf8(&self.scratch, span.start)?;
-        let start = self.kept.len();
+        let at = self.kept.len();
         self.kept.push_str(text);
-        Ok(Span {
-            start,
+        Ok(Kept {
+            at,
             len: text.len(),
         })
     }
 
-    fn recall_str(&self, kept: Span) -> Reference<'de, '_, str> {
-        Reference::Copied(&self.kept[kept.start..kept.start + kept.len])
+    fn recall_str(&self, kept: Kept) -> Reference<'de, '_, str> {
+        Reference::Copied(&self.kept[kept.at..kept.at + kept.len])
     }
 
     fn forget(&mut self) {
