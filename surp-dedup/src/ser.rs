@@ -73,17 +73,6 @@ impl<'a, const STRINGS: bool> Serializer<'a, STRINGS> {
     }
 }
 
-macro_rules! scalar {
-    ($($method:ident($ty:ty) => $write:expr;)*) => {$(
-        #[inline]
-        fn $method(mut self, v: $ty) -> Result<()> {
-            self.non_string()?;
-            let write: fn(&mut Vec<u8>, $ty) -> Result<()> = $write;
-            write(&mut self.enc.out, v)
-        }
-    )*};
-}
-
 impl<'a, const STRINGS: bool> ser::Serializer for Serializer<'a, STRINGS> {
     type Ok = ();
     type Error = Error;
@@ -95,22 +84,8 @@ impl<'a, const STRINGS: bool> ser::Serializer for Serializer<'a, STRINGS> {
     type SerializeStruct = MapCompound<'a, STRINGS>;
     type SerializeStructVariant = VariantMap<'a, STRINGS>;
 
-    scalar! {
-        serialize_bool(bool) => |o, v| wire::write_bool(o, v);
-        serialize_i8(i8) => |o, v| wire::write_i64(o, v.into());
-        serialize_i16(i16) => |o, v| wire::write_i64(o, v.into());
-        serialize_i32(i32) => |o, v| wire::write_i64(o, v.into());
-        serialize_i64(i64) => |o, v| wire::write_i64(o, v);
-        serialize_i128(i128) => |o, v| wire::write_i128(o, v);
-        serialize_u8(u8) => |o, v| wire::write_uint(o, v.into());
-        serialize_u16(u16) => |o, v| wire::write_uint(o, v.into());
-        serialize_u32(u32) => |o, v| wire::write_uint(o, v.into());
-        serialize_u64(u64) => |o, v| wire::write_uint(o, v);
-        serialize_u128(u128) => |o, v| wire::write_u128(o, v);
-        serialize_f32(f32) => |o, v| wire::write_f32(o, v);
-        serialize_f64(f64) => |o, v| wire::write_f64(o, v);
-        serialize_bytes(&[u8]) => |o, v| wire::write_bytes(o, v);
-    }
+    // A scalar in a key's place makes its map's keys not all strings.
+    surp::__serialize_scalars!(self => &mut self.enc.out, before { self.non_string()?; });
 
     #[inline]
     fn serialize_char(self, v: char) -> Result<()> {

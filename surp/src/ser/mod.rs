@@ -23,6 +23,7 @@ use crate::wire::MAX_HEADER;
 use crate::wire::{self, Kind};
 
 pub(crate) mod depth;
+mod scalars;
 mod some;
 #[allow(unused_imports)]
 use crate::prelude::*;
@@ -167,56 +168,8 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     type SerializeStruct = Fixed<'a, O>;
     type SerializeStructVariant = Fixed<'a, O>;
 
-    #[inline]
-    fn serialize_bool(self, v: bool) -> Result<()> {
-        wire::write_bool(&mut self.out, v)
-    }
-    #[inline]
-    fn serialize_i8(self, v: i8) -> Result<()> {
-        wire::write_i64(&mut self.out, v.into())
-    }
-    #[inline]
-    fn serialize_i16(self, v: i16) -> Result<()> {
-        wire::write_i64(&mut self.out, v.into())
-    }
-    #[inline]
-    fn serialize_i32(self, v: i32) -> Result<()> {
-        wire::write_i64(&mut self.out, v.into())
-    }
-    #[inline]
-    fn serialize_i64(self, v: i64) -> Result<()> {
-        wire::write_i64(&mut self.out, v)
-    }
-    fn serialize_i128(self, v: i128) -> Result<()> {
-        wire::write_i128(&mut self.out, v)
-    }
-    #[inline]
-    fn serialize_u8(self, v: u8) -> Result<()> {
-        wire::write_uint(&mut self.out, v.into())
-    }
-    #[inline]
-    fn serialize_u16(self, v: u16) -> Result<()> {
-        wire::write_uint(&mut self.out, v.into())
-    }
-    #[inline]
-    fn serialize_u32(self, v: u32) -> Result<()> {
-        wire::write_uint(&mut self.out, v.into())
-    }
-    #[inline]
-    fn serialize_u64(self, v: u64) -> Result<()> {
-        wire::write_uint(&mut self.out, v)
-    }
-    fn serialize_u128(self, v: u128) -> Result<()> {
-        wire::write_u128(&mut self.out, v)
-    }
-    #[inline(always)]
-    fn serialize_f32(self, v: f32) -> Result<()> {
-        wire::write_f32(&mut self.out, v)
-    }
-    #[inline]
-    fn serialize_f64(self, v: f64) -> Result<()> {
-        wire::write_f64(&mut self.out, v)
-    }
+    crate::__serialize_scalars!(self => &mut self.out);
+
     #[inline]
     fn serialize_char(self, v: char) -> Result<()> {
         wire::write_str(&mut self.out, v.encode_utf8(&mut [0; 4]))
@@ -224,10 +177,6 @@ impl<'a, O: Output> ser::Serializer for &'a mut Serializer<O> {
     #[inline]
     fn serialize_str(self, v: &str) -> Result<()> {
         wire::write_str(&mut self.out, v)
-    }
-    #[inline]
-    fn serialize_bytes(self, v: &[u8]) -> Result<()> {
-        wire::write_bytes(&mut self.out, v)
     }
     #[inline]
     fn serialize_none(self) -> Result<()> {

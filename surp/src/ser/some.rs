@@ -47,23 +47,12 @@ impl<'a, O: Output> ser::Serializer for SomeSerializer<'a, O> {
     type SerializeStruct = Fixed<'a, O>;
     type SerializeStructVariant = Fixed<'a, O>;
 
+    // A scalar is never written as null: it needs no marker.
+    crate::__serialize_scalars!(self => &mut self.ser.out);
+
     forward! {
-        serialize_bool(v: bool) -> ();
-        serialize_i8(v: i8) -> ();
-        serialize_i16(v: i16) -> ();
-        serialize_i32(v: i32) -> ();
-        serialize_i64(v: i64) -> ();
-        serialize_i128(v: i128) -> ();
-        serialize_u8(v: u8) -> ();
-        serialize_u16(v: u16) -> ();
-        serialize_u32(v: u32) -> ();
-        serialize_u64(v: u64) -> ();
-        serialize_u128(v: u128) -> ();
-        serialize_f32(v: f32) -> ();
-        serialize_f64(v: f64) -> ();
         serialize_char(v: char) -> ();
         serialize_str(v: &str) -> ();
-        serialize_bytes(v: &[u8]) -> ();
         serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> ();
         serialize_seq(len: Option<usize>) -> Self::SerializeSeq;
         serialize_tuple(len: usize) -> Self::SerializeTuple;
