@@ -28,7 +28,7 @@ mod tests {
             (0xe7, "nint"),
             (0xeb, "some"),
             (0xef, "wide uint"),
-            (0xf1, "reserved"),
+            (0xf1, "session prefix"),
             (0xf5, "string reference"),
             (0xf7, "shape reference"),
             (0xf8, "fixnint"),

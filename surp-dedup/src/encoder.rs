@@ -17,6 +17,7 @@
 
 use surp::__private::Depth;
 use surp::__private::dedup;
+use surp::__private::session;
 use surp::__private::wire::{self, Kind};
 use surp::{Error, ErrorKind, Result};
 
@@ -351,6 +352,99 @@ impl Encoder {
         }
         self.remove_pending(Mark::default());
     }
+
+    // ---- tables that outlive a document (sessions, dictionaries) ---------
+
+    /// Ends a session message or dictionary document: removes every pending
+    /// range. Such a document has no marker to remove.
+    pub(crate) fn finish_without_marker(&mut self) {
+        self.remove_pending(Mark::default());
+    }
+
+    /// Forgets what a document that failed to encode left behind: open
+    /// maps and arrays, ranges to remove, the depth.
+    pub(crate) fn abandon_document(&mut self) {
+        self.keys.clear();
+        self.key_text.clear();
+        self.pending = Pending::default();
+        self.seq_marks.clear();
+        self.explicit.clear();
+        self.depth = Depth::new(surp::DEFAULT_MAX_DEPTH);
+        self.wrote_reference = false;
+    }
+
+    /// How far the tables have grown.
+    pub(crate) fn tables_mark(&self) -> TablesMark {
+        let (shape_keys, shape_text) = self.shapes.keys_len();
+        TablesMark {
+            strings: self.strings.len(),
+            string_text: self.strings.text_len(),
+            shapes: self.shapes.len(),
+            shape_keys,
+            shape_text,
+        }
+    }
+
+    /// Returns the tables to what they held at `mark`; the shape
+    /// predictions start over, as they may name shapes that are gone.
+    pub(crate) fn truncate_tables(&mut self, mark: TablesMark) {
+        self.strings.truncate(mark.strings, mark.string_text);
+        self.shapes
+            .truncate(mark.shapes, mark.shape_keys, mark.shape_text);
+        self.predictions = Predictions::new();
+    }
+
+    /// What the entries added since `mark` count against a session's
+    /// budget (`docs/spec.md` section 9.1), and how many string slots and
+    /// shapes they are.
+    pub(crate) fn added_since(&self, mark: TablesMark) -> (usize, usize, usize) {
+        let now = self.tables_mark();
+        let strings = now.strings - mark.strings;
+        let shapes = now.shapes - mark.shapes;
+        // The sums of `session::string_charge` and `session::shape_charge`
+        // over the new entries.
+        let bytes = (now.string_text - mark.string_text)
+            + (now.shape_text - mark.shape_text)
+            + (strings + shapes) * session::ENTRY_CHARGE
+            + (now.shape_keys - mark.shape_keys) * session::KEY_CHARGE;
+        (strings, shapes, bytes)
+    }
+
+    /// Adds a dictionary's strings and shapes (checked by
+    /// `session::check_dictionary`) to empty tables, in order.
+    pub(crate) fn add_initial<S: AsRef<str>, K: AsRef<[S]>>(
+        &mut self,
+        strings: &[S],
+        shapes: &[K],
+    ) {
+        for s in strings {
+            let s = s.as_ref().as_bytes();
+            let took = self.strings.write(s, hash_bytes(s));
+            debug_assert!(
+                matches!(took, Lookup::Literal { takes_slot: true }),
+                "a dictionary's strings each take the next slot"
+            );
+        }
+        for keys in shapes {
+            let keys = keys.as_ref();
+            let texts: Vec<&[u8]> = keys.iter().map(|k| k.as_ref().as_bytes()).collect();
+            let hash = texts.iter().fold(0, |h, k| combine(h, hash_bytes(k)));
+            let explicit = wire::header_size(Kind::Map, texts.len())
+                + texts.iter().map(|k| self.key_size_now(k)).sum::<usize>();
+            self.shapes
+                .register(|i| texts[i], texts.len(), hash, explicit);
+        }
+    }
+}
+
+/// How far an encoder's tables had grown (see [`Encoder::tables_mark`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct TablesMark {
+    strings: usize,
+    string_text: usize,
+    shapes: usize,
+    shape_keys: usize,
+    shape_text: usize,
 }
 
 /// A map to be rewritten holds a value its `Serialize` impl left

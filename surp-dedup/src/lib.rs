@@ -61,10 +61,12 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+mod dictionary;
 mod encoder;
 mod options;
 mod predictions;
 mod ser;
+mod session;
 mod shapes;
 mod strings;
 
@@ -73,7 +75,10 @@ use std::io;
 use serde::de::{Deserialize, DeserializeOwned};
 use serde::ser::Serialize;
 
+pub use dictionary::{Dictionary, DictionaryDecoder, DictionaryEncoder};
 pub use options::Options;
+pub use session::{DEFAULT_BUDGET, SessionDecoder, SessionEncoder, SessionOptions, TableUsage};
+pub use surp::__private::session::Budget;
 
 /// Encodes `value` with deduplication, using the default [`Options`].
 ///

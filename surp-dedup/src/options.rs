@@ -40,7 +40,7 @@ impl Default for Options {
 }
 
 /// The context hash of a document's root value.
-const ROOT_CONTEXT: u64 = 0x5375_7270_526f_6f74;
+pub(crate) const ROOT_CONTEXT: u64 = 0x5375_7270_526f_6f74;
 
 impl Options {
     /// Default table sizes (`surp::DEFAULT_MAX_DEDUP_STRINGS` strings,

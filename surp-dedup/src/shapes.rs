@@ -122,6 +122,23 @@ impl ShapeTable {
         self.entries.len()
     }
 
+    /// How many keys all shapes have together, and the bytes of their text.
+    pub(crate) fn keys_len(&self) -> (usize, usize) {
+        (self.keys.len(), self.arena.len())
+    }
+
+    /// Drops every shape from `shapes` on, whose keys start at `keys` (and
+    /// their text at `text_len`): the table is then what it was when it had
+    /// `shapes` shapes.
+    pub(crate) fn truncate(&mut self, shapes: usize, keys: usize, text_len: usize) {
+        // The index holds the lowest-numbered shape of each key sequence, so
+        // a shape it keeps has no lower duplicate among those dropped.
+        self.index.retain(|&mut s| (s as usize) < shapes);
+        self.entries.truncate(shapes);
+        self.keys.truncate(keys);
+        self.arena.truncate(text_len);
+    }
+
     /// How many keys `shape` has, if it exists.
     pub(crate) fn key_count(&self, shape: u32) -> Option<usize> {
         self.entries.get(shape as usize).map(|e| e.key_count)

@@ -269,9 +269,25 @@ impl StringTable {
     }
 
     /// Number of slots in use.
-    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.slots
+    }
+
+    /// Bytes of the strings that have slots.
+    pub(crate) fn text_len(&self) -> usize {
+        self.arena.len()
+    }
+
+    /// Drops every slot from `slots` on, whose strings start at `text_len`
+    /// in the arena: the table is then what it was when it had `slots`
+    /// slots (a session's tables returning to their initial state).
+    pub(crate) fn truncate(&mut self, slots: usize, text_len: usize) {
+        self.index.retain(|e| (e.slot as usize) < slots);
+        self.arena.truncate(text_len);
+        self.slots = slots;
+        self.full = false;
+        // Hints name slots and arena offsets that may be gone.
+        self.hints = Vec::new();
     }
 }
 

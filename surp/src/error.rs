@@ -1,5 +1,7 @@
 //! Errors: a kind, the byte offset where decoding stopped, and a sentence.
 
+#[allow(unused_imports)]
+use alloc::format;
 use core::fmt::{self, Display};
 
 use crate::kind::Kind;
@@ -123,6 +125,111 @@ pub enum ErrorKind {
     },
     /// A message from serde: a type mismatch, a missing field, a custom error.
     Message(String),
+    /// A session or dictionary document that breaks the rules of
+    /// `docs/spec.md` section 9, or does not fit the session's state.
+    Session(SessionError),
+}
+
+/// What is wrong with a session or dictionary document (`docs/spec.md`
+/// section 9).
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SessionError {
+    /// A plain or deduplicated document where a session document was
+    /// expected.
+    NotASessionDocument,
+    /// A session prefix followed by a kind byte that no version defines.
+    UnknownKind(u8),
+    /// A session header of a version this decoder does not read.
+    UnsupportedVersion(u8),
+    /// A header's dictionary flag is neither 0 nor 1.
+    InvalidFlag(u8),
+    /// A message or dictionary document before the session's header, or a
+    /// document that is not a header where one was expected.
+    MissingHeader,
+    /// A session header where a message was expected: a session has one.
+    UnexpectedHeader,
+    /// A message's number is not an unsigned integer (the tag is given).
+    InvalidSequence(u8),
+    /// A message out of order: lost, reordered, replayed or from another
+    /// session.
+    Sequence {
+        /// The number the decoder expected.
+        expected: u64,
+        /// The number the message carries.
+        found: u64,
+    },
+    /// A message after one that failed to decode: the tables are in no
+    /// known state until a reset message.
+    Broken,
+    /// A header asks for a larger budget than the decoder accepts.
+    BudgetTooLarge {
+        /// Which part: string slots, shapes or bytes.
+        what: &'static str,
+        /// What the header asks for.
+        asked: u64,
+        /// The most the decoder accepts.
+        limit: u64,
+    },
+    /// A document written with another dictionary, with one the decoder
+    /// does not have, or without the one the decoder was given.
+    WrongDictionary {
+        /// The id of the decoder's dictionary, if it has one.
+        expected: Option<u64>,
+        /// The id the document carries, if any.
+        found: Option<u64>,
+    },
+    /// A dictionary that breaks a rule of section 9.2.
+    InvalidDictionary(String),
+    /// The encoder's message numbers are exhausted (2^64 messages).
+    SequenceExhausted,
+}
+
+impl Display for SessionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        use SessionError::*;
+        match self {
+            NotASessionDocument => {
+                f.write_str("not a session document (a session document starts with 0xf1)")
+            }
+            UnknownKind(kind) => write!(f, "unknown session document kind {kind:#04x}"),
+            UnsupportedVersion(v) => write!(f, "session version {v} is not supported (only 1)"),
+            InvalidFlag(flag) => write!(f, "session header flag {flag:#04x} is neither 0 nor 1"),
+            MissingHeader => f.write_str("a session starts with its header"),
+            UnexpectedHeader => f.write_str("a second session header in one session"),
+            InvalidSequence(tag) => write!(
+                f,
+                "session message number is not an unsigned integer (tag {tag:#04x})"
+            ),
+            Sequence { expected, found } => write!(
+                f,
+                "session message {found} where message {expected} was expected \
+                 (a message was lost, reordered or replayed, or is from another session)"
+            ),
+            Broken => f.write_str(
+                "session message after one that failed to decode: \
+                 the session continues only from a reset message",
+            ),
+            BudgetTooLarge { what, asked, limit } => write!(
+                f,
+                "session asks for {asked} {what}, more than the limit of {limit}"
+            ),
+            WrongDictionary { expected, found } => {
+                let id = |id: &Option<u64>| match id {
+                    Some(id) => format!("dictionary {id:016x}"),
+                    None => "no dictionary".to_owned(),
+                };
+                write!(
+                    f,
+                    "document written with {}, but the decoder has {}",
+                    id(found),
+                    id(expected)
+                )
+            }
+            InvalidDictionary(why) => write!(f, "invalid dictionary: {why}"),
+            SequenceExhausted => f.write_str("session message numbers exhausted"),
+        }
+    }
 }
 
 /// The broad class of an error, from [`Error::classify`].
@@ -205,6 +312,7 @@ impl PartialEq for ErrorKind {
                     if (kind, declared, written) == (k, d, w)
             ),
             Message(a) => matches!(other, Message(b) if a == b),
+            Session(a) => matches!(other, Session(b) if a == b),
         }
     }
 }
@@ -342,7 +450,8 @@ impl Error {
             | MisplacedDedupMarker
             | UnknownStringRef { .. }
             | UnknownShapeRef { .. }
-            | RefWithoutMarker => Category::Syntax,
+            | RefWithoutMarker
+            | Session(_) => Category::Syntax,
             IntegerOutOfRange
             | TrailingItems(_)
             | EnumMapLength(_)
@@ -441,6 +550,7 @@ impl Display for ErrorKind {
                 kind.noun()
             ),
             Message(msg) => f.write_str(msg),
+            Session(e) => Display::fmt(e, f),
         }
     }
 }

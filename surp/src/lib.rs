@@ -81,6 +81,7 @@ mod options;
 pub mod output;
 pub mod read;
 pub mod ser;
+mod session;
 pub mod tokens;
 mod utf8;
 pub mod value;
@@ -97,6 +98,14 @@ pub mod __private {
     /// decoder, `surp-dedup`'s encoder and the CLI share.
     pub mod dedup {
         pub use crate::dedup::*;
+    }
+
+    /// Sessions and dictionaries (`docs/spec.md` section 9): the bytes of
+    /// their documents, their rules, and the decoder's tables that outlive
+    /// a document.
+    pub mod session {
+        pub use crate::de::session::SessionTables;
+        pub use crate::session::*;
     }
 
     /// The wire vocabulary of [`crate::wire`], and the writers that the

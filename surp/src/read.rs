@@ -20,15 +20,28 @@ pub struct Span {
     pub(crate) len: usize,
 }
 
-/// A string kept by [`Read::remember_str`] for deduplication references:
-/// where the input keeps it and its length in bytes. It is a handle, not
-/// a position in the input: a slice keeps an index into its kept strings,
-/// a reader an offset into the bytes it copied.
+/// A string kept for deduplication references: where it is kept and its
+/// length in bytes. It is a handle, not a position in the input: a string
+/// kept by [`Read::remember_str`] is an index into a slice's kept strings
+/// or an offset into the bytes a reader copied; a string the tables own
+/// (one that outlives its document, `docs/spec.md` section 9) is an offset
+/// into their own copy, marked by [`Kept::OWNED`].
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Kept {
     pub(crate) at: usize,
     pub(crate) len: usize,
+}
+
+impl Kept {
+    /// The bit of `at` that marks a string the tables own.
+    pub(crate) const OWNED: usize = 1 << (usize::BITS - 1);
+
+    /// Whether the tables own the string, rather than the input.
+    #[inline(always)]
+    pub(crate) fn is_owned(self) -> bool {
+        self.at & Kept::OWNED != 0
+    }
 }
 
 /// Bytes either borrowed from the input for `'de` or copied into a buffer
@@ -192,9 +205,15 @@ pub struct SliceRead<'de> {
 impl<'de> SliceRead<'de> {
     /// Reads from `data`.
     pub fn new(data: &'de [u8]) -> Self {
+        SliceRead::at(data, 0)
+    }
+
+    /// Reads from `data`, starting at `pos` (at most its length): offsets
+    /// still count from the start of `data`.
+    pub(crate) fn at(data: &'de [u8], pos: usize) -> Self {
         SliceRead {
             data,
-            pos: 0,
+            pos: pos.min(data.len()),
             kept: Vec::new(),
         }
     }

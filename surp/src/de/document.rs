@@ -121,6 +121,17 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.doc_root = start;
     }
 
+    /// Starts a document at `start` whose root is at `root` and whose
+    /// tables are `dict` rather than empty ones (`docs/spec.md` section 9):
+    /// a session message or a dictionary document, whose prefix the caller
+    /// has read.
+    pub(super) fn begin_with_tables(&mut self, start: usize, root: usize, dict: Box<Dictionary>) {
+        self.reset_document(start);
+        self.plain_str_bound = 0;
+        self.dict = Some(dict);
+        self.doc_root = root;
+    }
+
     fn begin_tables(&mut self) {
         self.plain_str_bound = 0;
         self.dict = Some(Box::new(Dictionary::new(

@@ -146,6 +146,13 @@ fn every_kind() -> Vec<(ErrorKind, ErrorKind)> {
             },
         ),
         (Message("a".into()), Message("b".into())),
+        (
+            Session(crate::error::SessionError::Sequence {
+                expected: 1,
+                found: 2,
+            }),
+            Session(crate::error::SessionError::Broken),
+        ),
     ]
 }
 
@@ -176,13 +183,14 @@ fn variant(kind: &ErrorKind) -> usize {
         NotAnEnum(_) => 19,
         LengthMismatch { .. } => 20,
         Message(_) => 21,
+        Session(_) => 22,
     }
 }
 
 #[test]
 fn every_kind_has_every_variant() {
     let variants: Vec<usize> = every_kind().iter().map(|(k, _)| variant(k)).collect();
-    assert_eq!(variants, (0..=21).collect::<Vec<_>>());
+    assert_eq!(variants, (0..=22).collect::<Vec<_>>());
 }
 
 #[test]

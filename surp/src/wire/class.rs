@@ -177,7 +177,7 @@ impl Class {
             Class::F64 => "f64",
             Class::WideUint => "wide uint",
             Class::WideNint => "wide nint",
-            Class::Reserved => "reserved",
+            Class::Reserved => "session prefix",
             Class::DedupMarker => "dedup marker",
             Class::StrRef => "string reference",
             Class::ShapeRef => "shape reference",

@@ -1,0 +1,387 @@
+//! Sessions (`docs/spec.md` section 9.1): deduplication tables that last
+//! across the messages of a stream, within a budget both sides agree on.
+
+use serde::de::Deserialize;
+use serde::ser::Serialize;
+use surp::__private::session::{self as rules, Budget, Header, Prefix, SessionTables};
+use surp::__private::{error, error_at};
+use surp::error::SessionError;
+use surp::{ErrorKind, Result};
+
+use crate::dictionary::Dictionary;
+use crate::encoder::{Encoder, TablesMark};
+use crate::ser::Serializer;
+
+/// The settings both ends of a session share: the tables' budget and the
+/// dictionary they start from, if any; and, for the decoder, the limits of
+/// [`surp::Options`].
+///
+/// ```
+/// use serde::{Deserialize, Serialize};
+/// use surp_dedup::SessionOptions;
+///
+/// #[derive(Serialize, Deserialize, Debug, PartialEq)]
+/// struct LogLine { level: String, service: String, message: String }
+///
+/// # fn main() -> Result<(), surp::Error> {
+/// let options = SessionOptions::new();
+/// let mut encoder = options.encoder();
+/// let mut decoder = options.decoder();
+///
+/// // The header goes first; it states the budget.
+/// decoder.read_header(&encoder.header())?;
+///
+/// for i in 0..100 {
+///     let line = LogLine {
+///         level: "info".into(),
+///         service: "checkout".into(),
+///         message: format!("order {i} paid"),
+///     };
+///     let message = encoder.encode(&line)?;
+///     // After the first message, keys and repeated strings are references.
+///     if i > 0 {
+///         assert!(message.len() < surp::to_vec(&line)?.len() / 2);
+///     }
+///     assert_eq!(decoder.decode::<LogLine>(&message)?, line);
+/// }
+/// # Ok(()) }
+/// ```
+#[derive(Clone, Debug)]
+pub struct SessionOptions {
+    budget: Budget,
+    dictionary: Option<Dictionary>,
+    decode: surp::Options,
+}
+
+impl Default for SessionOptions {
+    fn default() -> Self {
+        SessionOptions::new()
+    }
+}
+
+/// The default budget: 4,096 string slots, 512 shapes, 256 KiB.
+pub const DEFAULT_BUDGET: Budget = Budget {
+    strings: 4096,
+    shapes: 512,
+    bytes: 256 * 1024,
+};
+
+impl SessionOptions {
+    /// The default budget ([`DEFAULT_BUDGET`]), no dictionary, and the
+    /// default decoding limits.
+    pub fn new() -> SessionOptions {
+        SessionOptions {
+            budget: DEFAULT_BUDGET,
+            dictionary: None,
+            decode: surp::Options::new(),
+        }
+    }
+
+    /// What the tables may hold beyond their initial state before they
+    /// tumble back to it: string slots, shapes, and bytes (each string
+    /// counted as its length plus 32, each shape as 32 plus its keys'
+    /// lengths plus 8 per key). For a decoder, the most a header may ask
+    /// for: its memory is bounded by this, plus what one message adds.
+    pub fn budget(mut self, strings: u32, shapes: u32, bytes: u32) -> SessionOptions {
+        self.budget = Budget {
+            strings,
+            shapes,
+            bytes,
+        };
+        self
+    }
+
+    /// The dictionary the tables start from (and return to), which the
+    /// header names.
+    pub fn dictionary(mut self, dictionary: Dictionary) -> SessionOptions {
+        self.dictionary = Some(dictionary);
+        self
+    }
+
+    /// The decoder's limits (depth, lengths, allocation, expansion).
+    pub fn decode_limits(mut self, limits: surp::Options) -> SessionOptions {
+        self.decode = limits;
+        self
+    }
+
+    /// An encoder for one session.
+    pub fn encoder(&self) -> SessionEncoder {
+        SessionEncoder::new(self)
+    }
+
+    /// A decoder for one session, which accepts a header within this
+    /// budget that names this dictionary (or none, if it has none).
+    pub fn decoder(&self) -> SessionDecoder {
+        SessionDecoder::new(self)
+    }
+
+    fn header(&self) -> Header {
+        Header {
+            budget: self.budget,
+            dictionary: self.dictionary.as_ref().map(Dictionary::id),
+        }
+    }
+}
+
+/// The count of string slots, shapes and bytes (as the budget counts them)
+/// that the tables hold beyond their initial state.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TableUsage {
+    /// String slots.
+    pub strings: usize,
+    /// Shapes.
+    pub shapes: usize,
+    /// Bytes, as the budget counts them.
+    pub bytes: usize,
+}
+
+/// Writes the messages of one session.
+///
+/// Every message refers to the strings and shapes of the messages before
+/// it, so the decoder must read every message, in order: see
+/// [`SessionDecoder`]. A message that fails to encode leaves no trace: the
+/// next message starts again from the tables' initial state, and says so.
+pub struct SessionEncoder {
+    enc: Encoder,
+    header: Header,
+    initial: TablesMark,
+    usage: TableUsage,
+    next: u64,
+    /// The tables returned to their initial state other than by tumbling:
+    /// the next message tells the decoder.
+    reset_next: bool,
+}
+
+impl SessionEncoder {
+    fn new(options: &SessionOptions) -> SessionEncoder {
+        let mut enc = Encoder::new(
+            Vec::new(),
+            surp::DEFAULT_MAX_DEDUP_STRINGS,
+            surp::DEFAULT_MAX_DEDUP_SHAPES,
+        );
+        if let Some(dictionary) = &options.dictionary {
+            dictionary.add_to(&mut enc);
+        }
+        let initial = enc.tables_mark();
+        SessionEncoder {
+            enc,
+            header: options.header(),
+            initial,
+            usage: TableUsage::default(),
+            next: 0,
+            reset_next: false,
+        }
+    }
+
+    /// The session's header document, which the decoder reads first.
+    pub fn header(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(24);
+        self.header.write(&mut out);
+        out
+    }
+
+    /// Encodes the next message.
+    pub fn encode<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<Vec<u8>> {
+        let mut out = Vec::with_capacity(64);
+        self.append_to_vec(&mut out, value)?;
+        Ok(out)
+    }
+
+    /// Encodes the next message at the end of `out`. On an error `out` is
+    /// left as it was, and the session goes on: the next message starts
+    /// from the tables' initial state.
+    pub fn append_to_vec<T: Serialize + ?Sized>(
+        &mut self,
+        out: &mut Vec<u8>,
+        value: &T,
+    ) -> Result<()> {
+        if self.next == u64::MAX {
+            return Err(error(ErrorKind::Session(SessionError::SequenceExhausted)));
+        }
+        let base = out.len();
+        let mark = self.enc.tables_mark();
+        std::mem::swap(&mut self.enc.out, out);
+        rules::write_message_prefix(&mut self.enc.out, self.next, self.reset_next);
+        let result = value.serialize(Serializer::<true>::new(
+            &mut self.enc,
+            crate::options::ROOT_CONTEXT,
+        ));
+        if result.is_ok() {
+            self.enc.finish_without_marker();
+        } else {
+            self.enc.abandon_document();
+        }
+        std::mem::swap(&mut self.enc.out, out);
+        if let Err(e) = result {
+            out.truncate(base);
+            self.reset();
+            return Err(e);
+        }
+        let (strings, shapes, bytes) = self.enc.added_since(mark);
+        self.usage.strings += strings;
+        self.usage.shapes += shapes;
+        self.usage.bytes = self.usage.bytes.saturating_add(bytes);
+        if self.over_budget() {
+            // Both sides tumble here: the next message needs no flag.
+            self.enc.truncate_tables(self.initial);
+            self.usage = TableUsage::default();
+        }
+        self.next += 1;
+        self.reset_next = false;
+        Ok(())
+    }
+
+    fn over_budget(&self) -> bool {
+        let budget = &self.header.budget;
+        self.usage.strings > budget.strings as usize
+            || self.usage.shapes > budget.shapes as usize
+            || self.usage.bytes > budget.bytes as usize
+    }
+
+    /// Returns the tables to their initial state; the next message tells
+    /// the decoder to do the same.
+    pub fn reset(&mut self) {
+        self.enc.truncate_tables(self.initial);
+        self.usage = TableUsage::default();
+        self.reset_next = true;
+    }
+
+    /// How many messages have been encoded.
+    pub fn messages(&self) -> u64 {
+        self.next
+    }
+
+    /// What the tables hold beyond their initial state.
+    pub fn usage(&self) -> TableUsage {
+        self.usage
+    }
+}
+
+/// Reads the messages of one session: first its header
+/// ([`SessionDecoder::read_header`]), then every message in order.
+///
+/// A message is never decoded against tables in another state than the
+/// encoder's: a message lost, reordered, replayed or from another session
+/// fails its number check; a header naming another dictionary, or a budget
+/// above this decoder's, is refused; and after a message fails to decode,
+/// every later one fails until the encoder sends a reset.
+pub struct SessionDecoder {
+    options: SessionOptions,
+    /// The tables, once a header has been read.
+    tables: Option<SessionTables>,
+    next: u64,
+    broken: bool,
+}
+
+impl SessionDecoder {
+    fn new(options: &SessionOptions) -> SessionDecoder {
+        SessionDecoder {
+            options: options.clone(),
+            tables: None,
+            next: 0,
+            broken: false,
+        }
+    }
+
+    /// Reads a session's header, which starts the session afresh.
+    pub fn read_header(&mut self, input: &[u8]) -> Result<()> {
+        let header = Header::read(input)?;
+        if let Some((what, asked, limit)) = header.budget.excess(&self.options.budget) {
+            let offset = match what {
+                "string slots" => 3,
+                "shapes" => 7,
+                _ => 11,
+            };
+            return Err(error_at(
+                ErrorKind::Session(SessionError::BudgetTooLarge { what, asked, limit }),
+                offset,
+            ));
+        }
+        let ours = self.options.dictionary.as_ref().map(Dictionary::id);
+        if header.dictionary != ours {
+            return Err(error_at(
+                ErrorKind::Session(SessionError::WrongDictionary {
+                    expected: ours,
+                    found: header.dictionary,
+                }),
+                15,
+            ));
+        }
+        let limits = self.options.decode.clone();
+        self.tables = Some(match &self.options.dictionary {
+            Some(dictionary) => dictionary.tables(limits, header.budget),
+            None => SessionTables::new(limits, header.budget),
+        });
+        self.next = 0;
+        self.broken = false;
+        Ok(())
+    }
+
+    /// Decodes the next message, borrowing from `input` where `T` can
+    /// (strings of earlier messages are copied).
+    pub fn decode<'de, T: Deserialize<'de>>(&mut self, input: &'de [u8]) -> Result<T> {
+        let Some(tables) = &mut self.tables else {
+            return Err(error_at(ErrorKind::Session(SessionError::MissingHeader), 0));
+        };
+        let (seq, reset, value_at) = match rules::read_prefix(input)? {
+            Prefix::Message {
+                seq,
+                reset,
+                value_at,
+            } => (seq, reset, value_at),
+            Prefix::Header => {
+                return Err(error_at(
+                    ErrorKind::Session(SessionError::UnexpectedHeader),
+                    1,
+                ));
+            }
+            Prefix::Dictionary { .. } => {
+                return Err(error_at(
+                    ErrorKind::Session(SessionError::UnknownKind(rules::DICTIONARY)),
+                    1,
+                ));
+            }
+        };
+        // A reset may skip numbers (the messages it follows no longer
+        // matter) but never goes back; any other message is the next.
+        let in_order = if reset {
+            seq >= self.next
+        } else {
+            seq == self.next
+        };
+        if !in_order {
+            let expected = self.next;
+            return Err(error_at(
+                ErrorKind::Session(SessionError::Sequence {
+                    expected,
+                    found: seq,
+                }),
+                2,
+            ));
+        }
+        if reset {
+            tables.reset();
+            self.broken = false;
+        } else if self.broken {
+            return Err(error_at(ErrorKind::Session(SessionError::Broken), 0));
+        }
+        self.next = seq.saturating_add(1);
+        match tables.decode(input, value_at, true) {
+            Ok((value, _tumbled)) => Ok(value),
+            Err(e) => {
+                self.broken = true;
+                Err(e)
+            }
+        }
+    }
+
+    /// What the tables hold beyond their initial state.
+    pub fn usage(&self) -> TableUsage {
+        let (strings, shapes, bytes) = self.tables.as_ref().map_or((0, 0, 0), SessionTables::usage);
+        TableUsage {
+            strings,
+            shapes,
+            bytes,
+        }
+    }
+}
