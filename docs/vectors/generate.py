@@ -596,6 +596,539 @@ def dedup_large():
     return out
 
 
+# --- sessions and dictionaries, from spec section 9 -----------------------
+
+SESSION_PREFIX = 0xF1
+KIND_HEADER, KIND_MESSAGE, KIND_RESET, KIND_DICTIONARY = 0, 1, 2, 3
+SESSION_VERSION = 1
+
+
+def dictionary_stored(strings, shapes):
+    """The stored form of a dictionary (section 9.2): a plain document."""
+    return encode(
+        mapping(
+            (string("surp_dictionary"), integer(1)),
+            (string("strings"), array(*[string(s) for s in strings])),
+            (string("shapes"), array(*[array(*[string(k) for k in keys]) for keys in shapes])),
+        )
+    )
+
+
+def dictionary_id(strings, shapes):
+    """The id as a document carries it: FNV-1a of the stored form, little-endian."""
+    return int(fnv1a64(dictionary_stored(strings, shapes)), 16).to_bytes(8, "little")
+
+
+def utf8_len(text):
+    return len(text.encode("utf-8"))
+
+
+class Tables:
+    """The string slots and shapes an encoder has, starting from a
+    dictionary's initial state (or empty) and able to return to it."""
+
+    def __init__(self, strings=(), shapes=()):
+        self.strings = list(strings)
+        self.initial_shapes = [list(keys) for keys in shapes]
+        self.restart()
+
+    def restart(self):
+        self.slots = {s: i for i, s in enumerate(self.strings)}
+        self.shapes = [list(keys) for keys in self.initial_shapes]
+        self.first_shape = {}
+        for t, keys in enumerate(self.shapes):
+            self.first_shape.setdefault(tuple(keys), t)
+
+    def write(self, v):
+        """The value `v` written against the tables, which it fills."""
+        enc = Dedup()
+        enc.out = bytearray()
+        enc.slots, enc.shapes, enc.first_shape = self.slots, self.shapes, self.first_shape
+        enc.value(v)
+        return bytes(enc.out)
+
+    def added(self):
+        """Slots, shapes and bytes added since the initial state (section 9.1)."""
+        k, m = len(self.strings), len(self.initial_shapes)
+        strings = [s for s, i in self.slots.items() if i >= k]
+        shapes = self.shapes[m:]
+        size = sum(utf8_len(s) + 32 for s in strings)
+        size += sum(32 + sum(utf8_len(key) + 8 for key in keys) for keys in shapes)
+        return len(strings), len(shapes), size
+
+
+def session_header(budget, dictionary=None):
+    out = bytes([SESSION_PREFIX, KIND_HEADER, SESSION_VERSION])
+    for key in ("strings", "shapes", "bytes"):
+        out += budget[key].to_bytes(4, "little")
+    if dictionary is None:
+        return out + b"\x00"
+    return out + b"\x01" + dictionary_id(dictionary["strings"], dictionary["shapes"])
+
+
+class Session:
+    """The encoder of one session (section 9.1)."""
+
+    def __init__(self, budget, dictionary=None):
+        self.budget = budget
+        self.tables = Tables(dictionary["strings"], dictionary["shapes"]) if dictionary else Tables()
+        self.number = 0
+
+    def message(self, value, reset=False):
+        if reset:
+            self.tables.restart()
+        kind = KIND_RESET if reset else KIND_MESSAGE
+        doc = bytes([SESSION_PREFIX, kind]) + enc_int(self.number) + self.tables.write(value)
+        self.number += 1
+        strings, shapes, size = self.tables.added()
+        if strings > self.budget["strings"] or shapes > self.budget["shapes"] or size > self.budget["bytes"]:
+            self.tables.restart()
+        return doc
+
+
+def dictionary_document(dictionary, value):
+    """A dictionary document (kind 03): the tables start from the dictionary
+    and end with the document."""
+    tables = Tables(dictionary["strings"], dictionary["shapes"])
+    head = bytes([SESSION_PREFIX, KIND_DICTIONARY]) + dictionary_id(dictionary["strings"], dictionary["shapes"])
+    return head + tables.write(value)
+
+
+def dictionary_list():
+    """The dictionaries: sessions and invalid cases name them by index."""
+    three = ["%03d" % i for i in range(257)]
+    return [
+        {"name": "an empty dictionary", "strings": [], "shapes": []},
+        {
+            "name": "strings and shapes",
+            "strings": ["alpha", "beta", "id", "status"],
+            # Keys that are no dictionary string are shorter than refsize(4).
+            "shapes": [["id", "status"], ["x", "y"], ["alpha"]],
+        },
+        {"name": "257 strings: slot 256 takes a reference with a two-byte index", "strings": three, "shapes": []},
+        {
+            "name": "nine shapes of one-byte keys: shape 8 takes a two-byte reference",
+            "strings": [],
+            "shapes": [[c] for c in "abcdefghi"],
+        },
+        {
+            "name": "a shape of 64 keys",
+            "strings": [],
+            "shapes": [[chr(0x21 + i) for i in range(64)]],
+        },
+        {
+            # Shape 8's explicit form (b1 80) is no longer than its
+            # reference (f6 08), so it is never referenced; nothing forbids
+            # it, nor a key twice in one shape.
+            "name": "an empty key as shape 8, and a key twice in one shape",
+            "strings": [],
+            "shapes": [[c] for c in "abcdefgh"] + [[""], ["x", "x"]],
+        },
+    ]
+
+
+DICTIONARIES = dictionary_list()
+
+
+def dictionaries():
+    """Dictionaries (section 9.2): their stored form, their id, and
+    dictionary documents written with them."""
+    documents = [
+        [null(), array(string("abc"), string("abc"))],
+        [
+            mapping((string("id"), integer(7)), (string("status"), string("beta"))),
+            mapping((string("x"), integer(1)), (string("y"), integer(2))),
+            mapping((string("alpha"), integer(1))),
+            array(string("alpha"), string("gamma"), string("gamma")),
+            array(mapping((string("id"), integer(1))), mapping((string("id"), integer(2)))),
+            array(mapping((string("beta"), string("status"))), mapping((string("beta"), string("id")))),
+            integer(5),
+        ],
+        [array(string("256"), string("255"), string("000"), string("257"), string("257"))],
+        [
+            array(mapping((string("i"), integer(1))), mapping((string("a"), integer(2)))),
+            array(mapping((string("j"), integer(1))), mapping((string("j"), integer(2)))),
+        ],
+        [
+            mapping(*[(string(chr(0x21 + i)), integer(i)) for i in range(64)]),
+            mapping(*[(string(chr(0x21 + i)), integer(i)) for i in range(63)]),
+        ],
+        [
+            array(mapping((string(""), integer(1))), mapping((string(""), integer(2)))),
+            mapping((string("x"), integer(1)), (string("x"), integer(2))),
+            mapping((string("h"), integer(1))),
+        ],
+    ]
+    out = []
+    for d, docs in zip(DICTIONARIES, documents):
+        strings, shapes = d["strings"], d["shapes"]
+        stored = dictionary_stored(strings, shapes)
+        entry = dict(d)
+        entry["hex"] = hexify(stored)
+        entry["id"] = fnv1a64(stored)
+        entry["documents"] = [{"value": v, "hex": hexify(dictionary_document(d, v))} for v in docs]
+        out.append(entry)
+    return out
+
+
+def budget(strings, shapes, size):
+    return {"strings": strings, "shapes": shapes, "bytes": size}
+
+
+ROOMY = budget(64, 16, 4096)
+
+
+def sessions():
+    """Sessions (section 9.1): a header and messages, each message written
+    against the tables the messages before it left."""
+    out = []
+
+    def add(name, limits, values, dictionary=None):
+        d = DICTIONARIES[dictionary] if dictionary is not None else None
+        session = Session(limits, d)
+        messages = []
+        for v in values:
+            reset = isinstance(v, tuple)
+            value = v[1] if reset else v
+            entry = {"value": value, "hex": hexify(session.message(value, reset))}
+            if reset:
+                entry["reset"] = True
+            messages.append(entry)
+        out.append(
+            {
+                "name": name,
+                "budget": limits,
+                "dictionary": dictionary,
+                "header": hexify(session_header(limits, d)),
+                "messages": messages,
+            }
+        )
+
+    def reset(v):
+        return ("reset", v)
+
+    def record(**fields):
+        return mapping(*[(string(k), v) for k, v in fields.items()])
+
+    add(
+        "messages reuse the strings and shapes of earlier messages",
+        ROOMY,
+        [
+            record(id=integer(1), status=string("active")),
+            record(id=integer(2), status=string("active")),
+            record(id=integer(3), status=string("idle")),
+            array(string("idle"), string("active"), record(id=integer(4), status=string("gone"))),
+            integer(5),
+        ],
+    )
+    nine = [mapping((string("k%d" % i), integer(i))) for i in range(9)]
+    add(
+        "shape 8, registered in one message, is referenced in the next",
+        ROOMY,
+        [array(*nine), mapping((string("k8"), integer(9))), mapping((string("k0"), integer(10)))],
+    )
+    add(
+        "at the string budget the tables stay; past it they tumble after the message",
+        budget(3, 16, 4096),
+        [
+            array(string("abc"), string("def"), string("abc")),
+            array(string("ghi"), string("abc")),
+            array(string("jkl"), string("def"), string("jkl")),
+            array(string("abc"), string("jkl")),
+            array(string("abc"), string("jkl")),
+        ],
+    )
+    add(
+        "at the shape budget the tables stay; past it they tumble after the message",
+        budget(64, 1, 4096),
+        [
+            mapping((string("a"), integer(1))),
+            array(mapping((string("a"), integer(2))), mapping((string("b"), integer(3))), mapping((string("b"), integer(4)))),
+            mapping((string("b"), integer(5))),
+            mapping((string("b"), integer(6))),
+            mapping((string("a"), integer(7))),
+        ],
+    )
+    # {"ab": "abcdefgh"}: "ab" 2 + 32, "abcdefgh" 8 + 32, the shape 32 + 2 + 8.
+    add(
+        "at the byte budget the tables stay; past it they tumble after the message",
+        budget(64, 16, 116),
+        [
+            mapping((string("ab"), string("abcdefgh"))),
+            mapping((string("ab"), string("abcdefgh"))),
+            array(string("x"), mapping((string("ab"), string("x")))),
+            array(string("ijk"), string("abcdefgh"), string("ijk")),
+            mapping((string("ab"), string("abcdefgh"))),
+            mapping((string("ab"), string("abcdefgh"))),
+        ],
+    )
+    # "ééé" is 3 characters and 6 bytes: 6 + 32 = 38 bytes, within 39.
+    # "éééé" is 8 bytes: 40, past 39 (counted in characters, 36 would not be).
+    e3, e4 = string("\u00e9" * 3), string("\u00e9" * 4)
+    add(
+        "the byte budget counts UTF-8 bytes, not characters",
+        budget(64, 16, 39),
+        [array(e3, e3), array(e3), reset(array(e4, e4)), array(e4)],
+    )
+    add(
+        "a budget of nothing: the tables tumble after every message that adds to them",
+        budget(0, 0, 0),
+        [
+            array(record(id=integer(1)), record(id=integer(2))),
+            array(record(id=integer(3)), string("x")),
+            record(id=integer(4)),
+        ],
+    )
+    add(
+        "a reset message starts from the initial state, and numbers go on",
+        ROOMY,
+        [
+            array(string("abc"), record(id=integer(1))),
+            array(string("abc"), record(id=integer(2))),
+            reset(array(string("abc"), record(id=integer(3)))),
+            array(string("abc"), record(id=integer(4))),
+        ],
+    )
+    add(
+        "a session with a dictionary: messages start from it, and tumbles and resets return to it",
+        budget(1, 8, 4096),
+        [
+            mapping((string("alpha"), string("gamma"))),
+            array(string("gamma"), string("delta"), string("beta")),
+            array(string("delta"), string("gamma"), string("alpha"), record(id=integer(1), status=string("gamma"))),
+            array(record(beta=integer(1)), record(beta=integer(2))),
+            record(beta=integer(3)),
+            reset(array(string("gamma"), record(beta=integer(4)), record(x=integer(5), y=integer(6)))),
+            array(string("gamma"), record(beta=integer(7))),
+        ],
+        dictionary=1,
+    )
+    add(
+        "a session with an empty dictionary",
+        ROOMY,
+        [array(string("abc"), string("abc")), string("abc")],
+        dictionary=0,
+    )
+    add(
+        "slots past 255 carried across messages take two-byte indices",
+        budget(512, 16, 65536),
+        [
+            numbers(300, 3),
+            array(string("299"), string("256"), string("255"), string("000")),
+            array(string("300"), string("300")),
+        ],
+    )
+    add(
+        "sequence numbers from 128 take a uint tag",
+        budget(0, 0, 0),
+        [integer(i) for i in range(130)],
+    )
+    return out
+
+
+def session_invalid():
+    """Session documents a decoder rejects (section 9). See the spec's
+    "Test vectors" section for the three forms of entry."""
+    out = []
+    limit = budget(1024, 256, 65536)
+    header = session_header(ROOMY).hex()
+
+    def msg(number, value_hex, kind=KIND_MESSAGE):
+        return (bytes([SESSION_PREFIX, kind]) + enc_int(number)).hex() + value_hex
+
+    def rejected(hexstr, error, offset):
+        return {"hex": hexstr, "error": error, "offset": offset}
+
+    def session(name, documents, error, offset, limits=limit, dictionary=None):
+        entry = {"name": name, "limit": limits, "dictionary": dictionary, "documents": documents}
+        entry["error"], entry["offset"] = error, offset
+        out.append(entry)
+
+    def document(name, dictionary, hexstr, error, offset):
+        out.append({"name": name, "dictionary": dictionary, "document": hexstr, "error": error, "offset": offset})
+
+    def stored(name, error, strings=None, shapes=None, hexstr=None, offset=None):
+        entry = {"name": name}
+        if strings is not None:
+            entry["strings"], entry["shapes"] = strings, shapes
+            hexstr = dictionary_stored(strings, shapes).hex()
+        entry["stored"] = hexstr
+        entry["error"], entry["offset"] = error, offset
+        out.append(entry)
+
+    # The session prefix and its kinds.
+    session("an unknown kind", [header, "f10400e8"], "Session(UnknownKind)", 1)
+    session("an unknown kind before the header", ["f1ff"], "Session(UnknownKind)", 1)
+    session("a header of another version", ["f10002" + header[6:]], "Session(UnsupportedVersion)", 2)
+    session("a header of version 0", ["f10000" + header[6:]], "Session(UnsupportedVersion)", 2)
+    session("a header whose flag byte is 2", [header[:-2] + "02"], "Session(InvalidFlag)", 15)
+    session("a truncated header", [header[:16]], "UnexpectedEof", 8)
+    session("a header without its dictionary id", [session_header(ROOMY).hex()[:-2] + "01"], "UnexpectedEof", 16)
+    session("a message before the header", [msg(0, "e8")], "Session(MissingHeader)", 1)
+    session("a reset message before the header", [msg(0, "e8", KIND_RESET)], "Session(MissingHeader)", 1)
+    session("a second header", [header, msg(0, "e8"), header], "Session(UnexpectedHeader)", 1)
+    # Section 9.2 says a decoder given no dictionary rejects a dictionary
+    # document at byte 2; the reference's session decoder takes kind 03 for
+    # a kind that has no place in a session, at byte 1.
+    in_session = "f103" + dictionary_id([], []).hex() + "e8"
+    session("a dictionary document in a session", [header, in_session], "Session(UnknownKind)", 1)
+
+    # Budgets.
+    session("a string budget above the decoder's", [session_header(budget(1025, 16, 4096)).hex()], "Session(BudgetTooLarge)", 3)
+    session("a shape budget above the decoder's", [session_header(budget(64, 257, 4096)).hex()], "Session(BudgetTooLarge)", 7)
+    session("a byte budget above the decoder's", [session_header(budget(64, 16, 65537)).hex()], "Session(BudgetTooLarge)", 11)
+    wide = budget(1 << 24, 1 << 16, (1 << 32) - 1)
+    asks = session_header(budget((1 << 24) + 1, 16, 4096)).hex()
+    session("a string budget above 2^24", [asks], "Session(BudgetTooLarge)", 3, limits=wide)
+    asks = session_header(budget(64, (1 << 16) + 1, 4096)).hex()
+    session("a shape budget above 2^16", [asks], "Session(BudgetTooLarge)", 7, limits=wide)
+    session(
+        "a header naming a dictionary the decoder does not hold",
+        [session_header(ROOMY, DICTIONARIES[1]).hex()],
+        "Session(WrongDictionary)",
+        15,
+    )
+    session(
+        "a header naming another dictionary than the decoder's",
+        [session_header(ROOMY, DICTIONARIES[0]).hex()],
+        "Session(WrongDictionary)",
+        15,
+        dictionary=1,
+    )
+    # Section 9.1 names only a dictionary the decoder does not hold; the
+    # reference also refuses a header without one when it holds one.
+    session(
+        "a header naming no dictionary to a decoder that holds one",
+        [header],
+        "Session(WrongDictionary)",
+        15,
+        dictionary=1,
+    )
+
+    # Sequence numbers.
+    session("message 0 missing", [header, msg(1, "e8")], "Session(Sequence)", 2)
+    session("a message lost", [header, msg(0, "e8"), msg(2, "e8")], "Session(Sequence)", 2)
+    session("a message replayed", [header, msg(0, "e8"), msg(1, "e8"), msg(1, "e8")], "Session(Sequence)", 2)
+    lower = [header, msg(0, "e8"), msg(1, "e8"), msg(1, "e8", KIND_RESET)]
+    session("a reset message with a lower number", lower, "Session(Sequence)", 2)
+    session(
+        "a reset message with a higher number is accepted, and the next number is the one after it",
+        [header, msg(0, "e8"), msg(5, "e8", KIND_RESET), msg(5, "e8")],
+        "Session(Sequence)",
+        2,
+    )
+    session(
+        "sequence numbers in non-minimal widths are accepted",
+        [header, "f101d800e8", "f101d90100e8", "f101df0200000000000000e8", msg(2, "e8")],
+        "Session(Sequence)",
+        2,
+    )
+    session("a negative sequence number", [header, "f101ffe8"], "Session(InvalidSequence)", 2)
+    session("a sequence number that is not an integer", [header, "f101e8e8"], "Session(InvalidSequence)", 2)
+    session("a sequence number as a wide uint", [header, "f101ef09" + "00" * 9 + "e8"], "Session(InvalidSequence)", 2)
+    session("a message without a value", [header, "f10100"], "UnexpectedEof", 3)
+
+    # What the tables hold: a tumble and a reset drop what messages added.
+    abc = "a183616263"
+    session(
+        "a reference to a slot dropped when the string budget tumbled",
+        [session_header(budget(0, 16, 4096)).hex(), msg(0, abc), msg(1, "a1f300")],
+        "UnknownStringRef",
+        4,
+    )
+    session(
+        "a reference to a shape dropped when the shape budget tumbled",
+        [session_header(budget(64, 0, 4096)).hex(), msg(0, "b1816101"), msg(1, "c002")],
+        "UnknownShapeRef",
+        3,
+    )
+    session(
+        "a reference to a slot dropped when the byte budget tumbled",
+        [session_header(budget(64, 16, 34)).hex(), msg(0, abc), msg(1, "a1f300")],
+        "UnknownStringRef",
+        4,
+    )
+    session(
+        "a slot kept at the byte budget; dropped one message later",
+        [
+            session_header(budget(64, 16, 35)).hex(),
+            msg(0, abc),
+            msg(1, "a2f3008178"),
+            msg(2, "a183646566"),
+            msg(3, "a1f300"),
+        ],
+        "UnknownStringRef",
+        4,
+    )
+    dropped = [header, msg(0, abc), msg(1, "a1f300", KIND_RESET)]
+    session("a reference to a slot dropped by a reset", dropped, "UnknownStringRef", 4)
+    session(
+        "a reference past the dictionary's slots after a tumble",
+        [
+            session_header(budget(0, 8, 4096), DICTIONARIES[1]).hex(),
+            msg(0, "a2f303" + encode(string("gamma")).hex()),
+            msg(1, "a2f303f304"),
+        ],
+        "UnknownStringRef",
+        6,
+        dictionary=1,
+    )
+
+    # Values: read as in a deduplicated document, with no marker.
+    session("a message carrying the dedup marker", [header, msg(0, "f2e8")], "MisplacedDedupMarker", 3)
+    session("the session prefix inside a message", [header, msg(0, "a1f1")], "ReservedTag", 4)
+    session("a byte after a message's value", [header, msg(0, "0000")], "TrailingBytes", 4)
+    session("a byte after the header", [header + "00"], "TrailingBytes", 16)
+
+    # After a message fails, kind 01 messages fail until a reset.
+    failed = [header, msg(0, abc), rejected(msg(1, "a1f309"), "UnknownStringRef", 4)]
+    # The spec does not say whether a message that failed used its number;
+    # the reference's decoder counts it, so the same number is a replay.
+    session("a message after one that failed, with the failed one's number", failed + [msg(1, "e8")], "Session(Sequence)", 2)
+    session("a message after one that failed, with the next number", failed + [msg(2, "e8")], "Session(Broken)", 0)
+    session(
+        "a reset message after a failed one starts again; its number is then taken",
+        failed + [msg(2, abc, KIND_RESET), msg(3, "a1f300"), msg(2, "e8")],
+        "Session(Sequence)",
+        2,
+    )
+
+    # Dictionary documents (section 9.2).
+    d1 = dictionary_id(DICTIONARIES[1]["strings"], DICTIONARIES[1]["shapes"]).hex()
+    d0 = dictionary_id([], []).hex()
+    document("a dictionary document with another dictionary's id", 1, "f103" + d0 + "e8", "Session(WrongDictionary)", 2)
+    document("a dictionary document with a session message's kind", 1, "f10100e8", "Session(WrongDictionary)", 1)
+    document("a dictionary document referring past its slots", 1, "f103" + d1 + "f304", "UnknownStringRef", 10)
+    document("a dictionary document referring past its shapes", 1, "f103" + d1 + "c301", "UnknownShapeRef", 10)
+    document("a truncated dictionary id", 1, "f103" + d1[:8], "UnexpectedEof", 6)
+
+    # Invalid dictionaries (section 9.2), as given and as stored.
+    stored("two equal strings", "Session(InvalidDictionary)", ["abc", "abc"], [])
+    stored("a one-byte string at slot 0", "Session(InvalidDictionary)", ["a"], [])
+    stored("a two-byte string at slot 256", "Session(InvalidDictionary)", ["%03d" % i for i in range(256)] + ["zz"], [])
+    stored("a shape of no keys", "Session(InvalidDictionary)", [], [[]])
+    stored("a shape of 65 keys", "Session(InvalidDictionary)", [], [[chr(0x21 + i) for i in range(65)]])
+    stored("two shapes with the same keys", "Session(InvalidDictionary)", ["id"], [["id", "x"], ["id", "x"]])
+    stored("a shape key that is no string of it and could take a slot", "Session(InvalidDictionary)", ["id"], [["id", "ok"]])
+    stored("a shape key of two bytes with no strings", "Session(InvalidDictionary)", [], [["id"]])
+    good = dictionary_stored(["abc"], [["x"]])
+    version_2 = good.replace(b"dictionary\x01", b"dictionary\x02")
+    stored("a stored form of version 2", "Session(InvalidDictionary)", hexstr=version_2.hex())
+    swapped = encode(
+        mapping(
+            (string("surp_dictionary"), integer(1)),
+            (string("shapes"), array(array(string("x")))),
+            (string("strings"), array(string("abc"))),
+        )
+    )
+    stored("a stored form with the dedup marker", "Session(InvalidDictionary)", hexstr="f2" + good.hex())
+    stored("a stored form with its entries in another order", "Session(InvalidDictionary)", hexstr=swapped.hex())
+    stored("a stored form with a fourth entry", "Message", hexstr=("b4" + good.hex()[2:] + "8178e8"), offset=42)
+    as_bytes = good.replace(b"\xa1\x83abc", b"\xa1\xcc\x03abc")
+    stored("a stored form whose string is a byte string", "Session(InvalidDictionary)", hexstr=as_bytes.hex())
+    return out
+
+
 def invalid():
     def case(name, hexstr, error, offset):
         return {"name": name, "hex": hexstr, "error": error, "offset": offset}
@@ -719,6 +1252,9 @@ def main():
         "dedup_large": dedup_large(),
         "dedup_limited": dedup_limited(),
         "limits": limits(),
+        "dictionaries": dictionaries(),
+        "sessions": sessions(),
+        "session_invalid": session_invalid(),
         "invalid": invalid(),
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v2.json")
@@ -726,7 +1262,19 @@ def main():
     lines = ["{"]
     for key in ("format", "version", "spec", "notation"):
         lines.append("%s: %s," % (json.dumps(key), json.dumps(doc[key])))
-    keys = ("vectors", "decode_only", "dedup", "deep", "dedup_large", "dedup_limited", "limits", "invalid")
+    keys = (
+        "vectors",
+        "decode_only",
+        "dedup",
+        "deep",
+        "dedup_large",
+        "dedup_limited",
+        "limits",
+        "dictionaries",
+        "sessions",
+        "session_invalid",
+        "invalid",
+    )
     for i, key in enumerate(keys):
         items = [json.dumps(item, ensure_ascii=False) for item in doc[key]]
         lines.append("%s: [" % json.dumps(key))
@@ -735,7 +1283,10 @@ def main():
     lines.append("}")
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
-    print("wrote %d vectors, %d invalid cases to %s" % (len(doc["vectors"]), len(doc["invalid"]), path))
+    print(
+        "wrote %d vectors, %d invalid cases, %d sessions, %d dictionaries, %d invalid session cases to %s"
+        % (len(doc["vectors"]), len(doc["invalid"]), len(doc["sessions"]), len(doc["dictionaries"]), len(doc["session_invalid"]), path)
+    )
 
 
 if __name__ == "__main__":

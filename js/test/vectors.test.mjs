@@ -1,5 +1,6 @@
 // Conformance: every list of docs/vectors/surp-v2.json, both ways where
-// the list means both ways.
+// the list means both ways, except the lists of sessions and dictionaries
+// (spec section 9), which this codec does not implement yet.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -110,4 +111,15 @@ test("a proper prefix of any valid document is an end-of-input error", () => {
     }
   }
   assert.ok(checked > 1000);
+});
+
+// Sessions and dictionaries (spec section 9) are not implemented in JS yet,
+// so their lists are skipped, by name: a list added to the file later must
+// be checked above or added here.
+const NOT_IMPLEMENTED = ["dictionaries", "sessions", "session_invalid"];
+const CHECKED = ["vectors", "decode_only", "dedup", "deep", "dedup_large", "dedup_limited", "limits", "invalid"];
+
+test("every list of the vectors file is checked, or skipped on purpose", () => {
+  const lists = Object.keys(vectors).filter((key) => Array.isArray(vectors[key]));
+  assert.deepStrictEqual(lists.sort(), [...CHECKED, ...NOT_IMPLEMENTED].sort());
 });
