@@ -1123,7 +1123,7 @@ def session_invalid():
     )
     stored("a stored form with the dedup marker", "Session(InvalidDictionary)", hexstr="f2" + good.hex())
     stored("a stored form with its entries in another order", "Session(InvalidDictionary)", hexstr=swapped.hex())
-    stored("a stored form with a fourth entry", "Message", hexstr=("b4" + good.hex()[2:] + "8178e8"), offset=42)
+    stored("a stored form with a fourth entry", "Session(InvalidDictionary)", hexstr=("b4" + good.hex()[2:] + "8178e8"))
     as_bytes = good.replace(b"\xa1\x83abc", b"\xa1\xcc\x03abc")
     stored("a stored form whose string is a byte string", "Session(InvalidDictionary)", hexstr=as_bytes.hex())
     return out

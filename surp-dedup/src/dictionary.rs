@@ -136,7 +136,8 @@ impl Dictionary {
     /// must be exactly what `to_bytes` writes, since the id is their hash.
     pub fn from_bytes(bytes: impl AsRef<[u8]>) -> Result<Dictionary> {
         let bytes = bytes.as_ref();
-        let doc: StoredDocument = surp::from_slice(bytes)?;
+        let doc: StoredDocument = surp::from_slice(bytes)
+            .map_err(|e| invalid(format!("not a stored dictionary: {e}")))?;
         if doc.surp_dictionary != 1 {
             return Err(invalid(format!(
                 "dictionary format {} is not supported (only 1)",

@@ -68,6 +68,7 @@ fn every_message_is_a_session_document_that_other_decoders_refuse() {
         let err = surp::from_slice::<surp::Value>(message).unwrap_err();
         assert_eq!(*err.kind(), ErrorKind::ReservedTag(0xf1));
         assert_eq!(err.offset(), Some(0));
+        assert!(err.to_string().contains("SessionDecoder"), "{err}");
     }
 }
 

@@ -20,28 +20,16 @@ pub struct Span {
     pub(crate) len: usize,
 }
 
-/// A string kept for deduplication references: where it is kept and its
-/// length in bytes. It is a handle, not a position in the input: a string
-/// kept by [`Read::remember_str`] is an index into a slice's kept strings
-/// or an offset into the bytes a reader copied; a string the tables own
-/// (one that outlives its document, `docs/spec.md` section 9) is an offset
-/// into their own copy, marked by [`Kept::OWNED`].
+/// A string kept by [`Read::remember_str`] for deduplication references:
+/// where the input keeps it and its length in bytes. It is a handle, not
+/// a position in the input: a slice keeps an index into its kept strings,
+/// a reader an offset into the bytes it copied, and a session's input an
+/// offset into the copies its tables own.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Kept {
     pub(crate) at: usize,
     pub(crate) len: usize,
-}
-
-impl Kept {
-    /// The bit of `at` that marks a string the tables own.
-    pub(crate) const OWNED: usize = 1 << (usize::BITS - 1);
-
-    /// Whether the tables own the string, rather than the input.
-    #[inline(always)]
-    pub(crate) fn is_owned(self) -> bool {
-        self.at & Kept::OWNED != 0
-    }
 }
 
 /// Bytes either borrowed from the input for `'de` or copied into a buffer
@@ -190,8 +178,10 @@ fn same_short(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(feature = "std")]
 mod io;
+mod session;
 #[cfg(feature = "std")]
 pub use io::IoRead;
+pub(crate) use session::{OwnedStrings, SessionRead};
 
 /// Decoding input borrowed from a byte slice.
 pub struct SliceRead<'de> {

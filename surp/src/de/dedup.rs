@@ -96,24 +96,8 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         // Kept strings were validated when kept: a reference costs O(1).
-        let result = self.kept_str(kept).visit(visitor);
+        let result = self.read.recall_str(kept).visit(visitor);
         result.map_err(|e: Error| e.at(start))
-    }
-
-    /// The text of a kept string: kept by the input, or (in a session,
-    /// `docs/spec.md` section 9) owned by the tables.
-    #[inline(always)]
-    pub(super) fn kept_str(&self, kept: Kept) -> Reference<'de, '_, str> {
-        if kept.is_owned() {
-            return self.owned_str(kept);
-        }
-        self.read.recall_str(kept)
-    }
-
-    #[cold]
-    fn owned_str(&self, kept: Kept) -> Reference<'de, '_, str> {
-        let dict = self.dict.as_ref().expect("owned strings are in the tables");
-        Reference::Copied(dict.owned_str(kept))
     }
 
     /// A string written as a reference, whose tag was just read.
@@ -136,7 +120,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         let kept = self.str_ref(start, tag)?;
-        let result = self.kept_str(kept).visit_enum(visitor);
+        let result = self.read.recall_str(kept).visit_enum(visitor);
         result.map_err(|e: Error| e.at(start))
     }
 
@@ -327,21 +311,19 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     #[cold]
     #[inline(never)]
     fn compare_shape_with_fields(&mut self, index: u32, fields: &'static [&'static str]) -> bool {
-        let Some(dict) = &self.dict else {
+        let Some(dict) = &mut self.dict else {
             return false;
         };
         let keys = dict.shape_keys(index);
         let equal = keys.len() == fields.len()
             && keys.iter().zip(fields).all(|(&key, field)| {
-                let key: &str = match self.kept_str(key) {
+                let key: &str = match self.read.recall_str(key) {
                     Reference::Borrowed(s) => s,
                     Reference::Copied(s) => s,
                 };
                 key == *field
             });
-        if let Some(dict) = &mut self.dict {
-            *dict.fields_seen(index) = FieldsSeen { fields, equal };
-        }
+        *dict.fields_seen(index) = FieldsSeen { fields, equal };
         equal
     }
 

@@ -42,10 +42,17 @@ fn looks_like_json(input: &[u8]) -> bool {
     }
 }
 
-/// Adds a hint to an error for an input that looks like JSON text.
+/// Adds a hint to an error for an input that looks like JSON text, or that
+/// is a session document (`docs/spec.md` section 9), which a plain decoder
+/// refuses at its first byte.
 fn hint_if_json(input: &[u8], err: Error) -> Error {
     if looks_like_json(input) {
         err.with_hint("the input looks like JSON text, not a Surp document")
+    } else if input.first() == Some(&crate::session::PREFIX) && err.offset() == Some(0) {
+        err.with_hint(
+            "a session message or dictionary document: read it with surp_dedup's \
+             SessionDecoder or Dictionary",
+        )
     } else {
         err
     }

@@ -3,10 +3,10 @@
 //! starting from an initial state that a dictionary may fill.
 //!
 //! A message's value is decoded by the ordinary [`Deserializer`], lent the
-//! tables. During the message, new strings are kept by the input, as in
-//! any deduplicated document; when it ends, the tables copy them
-//! ([`Dictionary::own_since`]), so that they outlive the input, and tumble
-//! back to the initial state if the message took them past the budget.
+//! tables, over an input ([`SessionRead`]) that copies the strings it keeps
+//! into the session's own store, so that they outlive the input. When the
+//! message ends, the tables tumble back to the initial state if it took them
+//! past the budget.
 
 use serde::de::Deserialize;
 
@@ -16,17 +16,22 @@ use crate::Options;
 use crate::error::Result;
 #[allow(unused_imports)]
 use crate::prelude::*;
-use crate::read::{Read, Reference, SliceRead};
+use crate::read::{OwnedStrings, SessionRead};
 use crate::session::Budget;
 
 /// The tables of a session or of a dictionary's documents, on the
 /// decoder's side.
 #[derive(Debug)]
 pub struct SessionTables {
-    dict: Box<Dictionary>,
+    /// Always `Some` between calls; lent to the decoder during one.
+    dict: Option<Box<Dictionary>>,
+    /// The text of every string the tables name.
+    owned: OwnedStrings,
     opts: Options,
-    /// The tables' initial state (a dictionary's entries, or nothing).
+    /// The tables' initial state (a dictionary's entries, or nothing), and
+    /// the bytes of `owned` it takes.
     initial: Mark,
+    initial_owned: usize,
     budget: Budget,
     /// What the entries added since the initial state count against the
     /// budget's bytes.
@@ -36,15 +41,13 @@ pub struct SessionTables {
 impl SessionTables {
     /// Empty tables that decode with `opts` and tumble past `budget`.
     pub fn new(opts: Options, budget: Budget) -> SessionTables {
-        let dict = Box::new(Dictionary::new(
-            opts.max_dedup_strings,
-            opts.max_dedup_shapes,
-        ));
-        let initial = dict.mark();
+        let dict = Dictionary::new(opts.max_dedup_strings, opts.max_dedup_shapes);
         SessionTables {
-            dict,
+            initial: dict.mark(),
+            dict: Some(Box::new(dict)),
+            owned: OwnedStrings::default(),
             opts,
-            initial,
+            initial_owned: 0,
             budget,
             added: 0,
         }
@@ -54,21 +57,43 @@ impl SessionTables {
     /// already checked by `session::check_dictionary`): the tables start
     /// from them, and return to them when they tumble or are reset.
     pub fn set_initial<'k, K: AsRef<[&'k str]>>(&mut self, strings: &[&str], shapes: &[K]) {
-        self.dict.truncate(Mark::default());
+        let owned = &mut self.owned;
+        owned.truncate(0);
+        let dict = self
+            .dict
+            .as_deref_mut()
+            .expect("the tables are back after every call");
+        dict.truncate(Mark::default());
         for s in strings {
-            self.dict.push_owned_string(s);
+            dict.push_string(owned.push(s));
         }
         for keys in shapes {
-            self.dict.push_owned_shape(keys.as_ref().iter().copied());
+            let keys: Vec<_> = keys.as_ref().iter().map(|k| owned.push(k)).collect();
+            dict.push_shape(&keys);
         }
-        self.initial = self.dict.mark();
+        self.initial = dict.mark();
+        self.initial_owned = owned.len();
         self.added = 0;
     }
 
     /// Returns the tables to their initial state.
     pub fn reset(&mut self) {
-        self.dict.truncate(self.initial);
+        let initial = self.initial;
+        self.dict_mut().truncate(initial);
+        self.owned.truncate(self.initial_owned);
         self.added = 0;
+    }
+
+    fn dict(&self) -> &Dictionary {
+        self.dict
+            .as_deref()
+            .expect("the tables are back after every call")
+    }
+
+    fn dict_mut(&mut self) -> &mut Dictionary {
+        self.dict
+            .as_deref_mut()
+            .expect("the tables are back after every call")
     }
 
     /// Decodes the value at `value_at` in `input` (a session message or a
@@ -85,59 +110,64 @@ impl SessionTables {
         value_at: usize,
         keep: bool,
     ) -> Result<(T, bool)> {
-        let start = self.dict.mark();
-        // The tables are lent to the decoder for the message; an empty
-        // dictionary (which allocates nothing) stands in for them meanwhile.
-        let dict = core::mem::take(&mut self.dict);
-        let mut de = Deserializer::with_tables(input, value_at, self.opts.clone(), dict);
+        let start = self.dict().mark();
+        // The tables are lent to the decoder for the message.
+        let dict = self
+            .dict
+            .take()
+            .expect("the tables are back after every call");
+        let read = SessionRead::new(input, value_at, &mut self.owned);
+        let mut de = Deserializer::new(read, self.opts.clone());
+        de.begin_with_tables(0, value_at, dict);
         let result = T::deserialize(&mut de).and_then(|value| de.end().map(|()| value));
-        let Deserializer { read, dict, .. } = de;
-        self.dict = dict.expect("the decoder keeps the tables it was lent");
+        self.dict = Some(
+            de.dict
+                .take()
+                .expect("the decoder keeps the tables it was lent"),
+        );
         let value = result?;
         if !keep {
-            self.dict.truncate(self.initial);
+            self.reset();
             return Ok((value, false));
         }
-        let charge = self
-            .dict
-            .own_since(start, |kept| match read.recall_str(kept) {
-                Reference::Borrowed(s) => s,
-                Reference::Copied(_) => unreachable!("a slice lends its own strings"),
-            });
-        self.added = self.added.saturating_add(charge);
-        let now = self.dict.mark();
+        self.added = self.added.saturating_add(self.dict().charge_since(start));
+        let now = self.dict().mark();
         let over = now.strings - self.initial.strings > self.budget.strings as usize
             || now.shapes - self.initial.shapes > self.budget.shapes as usize
             || self.added > self.budget.bytes as usize;
         if over {
             self.reset();
+        } else {
+            self.drop_unnamed();
         }
         Ok((value, over))
+    }
+
+    /// The input keeps the keys of every explicit map, though only those of
+    /// maps that became shapes stay named. The strings the tables name take
+    /// no more bytes than they are charged (`added`), so when the store is
+    /// past twice that, it keeps only what is named: its size stays within
+    /// three times the charge, and compacting costs no more than the bytes
+    /// it drops.
+    fn drop_unnamed(&mut self) {
+        let from = self.initial_owned;
+        if self.owned.len() - from > 2 * self.added + 4096 {
+            let dict = self
+                .dict
+                .as_deref_mut()
+                .expect("the tables are back after every call");
+            self.owned.compact(from, dict.kept_mut());
+        }
     }
 
     /// How many string slots and shapes the tables hold beyond their
     /// initial state, and what those count against the budget's bytes.
     pub fn usage(&self) -> (usize, usize, usize) {
-        let now = self.dict.mark();
+        let now = self.dict().mark();
         (
             now.strings - self.initial.strings,
             now.shapes - self.initial.shapes,
             self.added,
         )
-    }
-}
-
-impl<'de> Deserializer<SliceRead<'de>> {
-    /// Decodes the value at `value_at` in `input` against `dict`, which the
-    /// document's first byte (offset 0, its prefix) does not reset.
-    fn with_tables(
-        input: &'de [u8],
-        value_at: usize,
-        opts: Options,
-        dict: Box<Dictionary>,
-    ) -> Self {
-        let mut de = Deserializer::new(SliceRead::at(input, value_at), opts);
-        de.begin_with_tables(0, value_at, dict);
-        de
     }
 }

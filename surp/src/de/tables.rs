@@ -59,20 +59,6 @@ pub(crate) struct Dictionary {
     max_dedup_shapes: usize,
     /// Keys of the explicit maps being decoded, innermost last.
     pending_keys: Vec<Kept>,
-    /// The text of the strings the tables own ([`Kept::OWNED`] handles):
-    /// those that outlive their document (`docs/spec.md` section 9).
-    /// Empty for a document's own tables.
-    owned: String,
-}
-
-/// How far the tables had grown at some point: what [`Dictionary::truncate`]
-/// returns them to.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Mark {
-    pub(crate) strings: usize,
-    pub(crate) shapes: usize,
-    shape_keys: usize,
-    owned: usize,
 }
 
 impl Dictionary {
@@ -88,7 +74,6 @@ impl Dictionary {
             shape_keys: Vec::with_capacity(64),
             max_dedup_shapes: shape_table_limit(max_dedup_shapes),
             pending_keys: Vec::with_capacity(16),
-            owned: String::new(),
         }
     }
 
@@ -179,44 +164,16 @@ impl Dictionary {
         self.pending_keys.truncate(mark);
     }
 
-    /// The text of a string the tables own.
-    #[inline]
-    pub(crate) fn owned_str(&self, kept: Kept) -> &str {
-        let at = kept.at & !Kept::OWNED;
-        &self.owned[at..at + kept.len]
-    }
+    // ---- tables that outlive a document (`de/session.rs`) ----------------
 
-    /// A handle to a copy of `text` that the tables own.
-    fn own(&mut self, text: &str) -> Kept {
-        let at = self.owned.len();
-        self.owned.push_str(text);
-        Kept {
-            at: at | Kept::OWNED,
-            len: text.len(),
-        }
-    }
-
-    /// Adds a string slot that the tables own (a dictionary's).
-    pub(crate) fn push_owned_string(&mut self, text: &str) {
-        let kept = self.own(text);
-        self.strings.push(kept);
-    }
-
-    /// Adds a shape with these keys, which the tables own (a dictionary's).
-    pub(crate) fn push_owned_shape<'k>(&mut self, keys: impl ExactSizeIterator<Item = &'k str>) {
-        let first = self.shape_keys.len() as u32;
-        let count = keys.len() as u32;
-        let mut expansion = 0usize;
-        for key in keys {
-            expansion += key.len() + 2;
-            let kept = self.own(key);
-            self.shape_keys.push(kept);
-        }
+    /// Adds a shape with these keys (a dictionary's).
+    pub(crate) fn push_shape(&mut self, keys: &[Kept]) {
         self.shapes.push(Shape {
-            first,
-            count,
-            expansion,
+            first: self.shape_keys.len() as u32,
+            count: keys.len() as u32,
+            expansion: keys.iter().map(|k| k.len + 2).sum(),
         });
+        self.shape_keys.extend_from_slice(keys);
         self.fields_seen.push(FieldsSeen {
             fields: &[],
             equal: false,
@@ -229,7 +186,6 @@ impl Dictionary {
             strings: self.strings.len(),
             shapes: self.shapes.len(),
             shape_keys: self.shape_keys.len(),
-            owned: self.owned.len(),
         }
     }
 
@@ -239,34 +195,36 @@ impl Dictionary {
         self.shapes.truncate(mark.shapes);
         self.fields_seen.truncate(mark.shapes);
         self.shape_keys.truncate(mark.shape_keys);
-        self.owned.truncate(mark.owned);
         self.pending_keys.clear();
     }
 
-    /// Makes the tables own every string added since `mark` that the input
-    /// kept (`text` gives its text), so that the tables outlive the input;
-    /// returns what the additions count against a session's budget.
-    pub(crate) fn own_since<'t>(&mut self, mark: Mark, text: impl Fn(Kept) -> &'t str) -> usize {
-        let mut charge = 0usize;
-        for i in mark.strings..self.strings.len() {
-            let kept = self.strings[i];
-            charge = charge.saturating_add(string_charge(kept.len));
-            if !kept.is_owned() {
-                self.strings[i] = self.own(text(kept));
-            }
-        }
-        for i in mark.shape_keys..self.shape_keys.len() {
-            let kept = self.shape_keys[i];
-            if !kept.is_owned() {
-                self.shape_keys[i] = self.own(text(kept));
-            }
-        }
-        for shape in &self.shapes[mark.shapes..] {
-            let keys = &self.shape_keys[shape.first as usize..][..shape.count as usize];
-            charge = charge.saturating_add(shape_charge(keys.iter().map(|k| k.len)));
-        }
-        charge
+    /// What the entries added since `mark` count against a session's
+    /// budget.
+    pub(crate) fn charge_since(&self, mark: Mark) -> usize {
+        let strings = self.strings[mark.strings..]
+            .iter()
+            .fold(0usize, |sum, k| sum.saturating_add(string_charge(k.len)));
+        self.shapes[mark.shapes..]
+            .iter()
+            .fold(strings, |sum, shape| {
+                let keys = &self.shape_keys[shape.first as usize..][..shape.count as usize];
+                sum.saturating_add(shape_charge(keys.iter().map(|k| k.len)))
+            })
     }
+
+    /// Every handle the tables hold: to move the strings they name.
+    pub(crate) fn kept_mut(&mut self) -> impl Iterator<Item = &mut Kept> {
+        self.strings.iter_mut().chain(self.shape_keys.iter_mut())
+    }
+}
+
+/// How far the tables had grown at some point: what [`Dictionary::truncate`]
+/// returns them to.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Mark {
+    pub(crate) strings: usize,
+    pub(crate) shapes: usize,
+    shape_keys: usize,
 }
 
 #[cfg(test)]
