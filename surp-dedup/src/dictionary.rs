@@ -170,6 +170,63 @@ impl Dictionary {
         counts.dictionary(SAMPLE_STRINGS, SAMPLE_SHAPES)
     }
 
+    /// A dictionary of the names `T` is written with: the field names of
+    /// its structs and struct variants (each field list a shape), and the
+    /// names of its enums' variants (those with content, one-key shapes).
+    /// Names shorter than a string reference are left out; so is anything
+    /// `T` holds as data (map keys, string values): for those, use
+    /// [`Dictionary::from_samples`].
+    ///
+    /// The names are found by deserializing `T` from a tracer that makes
+    /// up values: a type whose `Deserialize` refuses them (say, one that
+    /// validates its content) is traced as far as it accepts them.
+    ///
+    /// ```
+    /// use serde::{Deserialize, Serialize};
+    /// use surp_dedup::Dictionary;
+    ///
+    /// #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    /// enum Shape { Circle { radius: f32 }, Square(f32), Empty }
+    ///
+    /// #[derive(Serialize, Deserialize, Debug, PartialEq)]
+    /// struct Drawing { title: String, shapes: Vec<Shape> }
+    ///
+    /// # fn main() -> Result<(), surp::Error> {
+    /// let dict = Dictionary::from_type::<Drawing>()?;
+    /// let names: Vec<&str> = dict.strings().collect();
+    /// assert!(names.contains(&"title") && names.contains(&"Circle") && names.contains(&"Empty"));
+    ///
+    /// let drawing = Drawing { title: "t".into(), shapes: vec![Shape::Circle { radius: 1.0 }, Shape::Empty] };
+    /// let bytes = dict.to_vec(&drawing)?;
+    /// assert!(bytes.len() < surp::to_vec(&drawing)?.len());
+    /// assert_eq!(dict.from_slice::<Drawing>(&bytes)?, drawing);
+    /// # Ok(()) }
+    /// ```
+    pub fn from_type<T: serde::de::DeserializeOwned>() -> Result<Dictionary> {
+        let names = crate::trace::trace::<T>();
+        let mut strings: Vec<&str> = Vec::new();
+        let field_names = names.shapes.iter().flatten().copied();
+        for name in field_names
+            .chain(names.variant_shapes.iter().copied())
+            .chain(names.strings.iter().copied())
+        {
+            if name.len() >= wire::str_ref_size(strings.len()) && !strings.contains(&name) {
+                strings.push(name);
+            }
+        }
+        let never = wire::str_ref_size(strings.len());
+        let mut shapes: Vec<Vec<&str>> = names
+            .shapes
+            .iter()
+            .filter(|keys| keys.len() <= surp::__private::dedup::MAX_SHAPE_KEYS)
+            .cloned()
+            .collect();
+        shapes.extend(names.variant_shapes.iter().map(|name| vec![*name]));
+        // A key that could take a slot must be one of the strings.
+        shapes.retain(|keys| keys.iter().all(|k| k.len() < never || strings.contains(k)));
+        Dictionary::new(&strings, &shapes)
+    }
+
     /// The stored form: a plain Surp document.
     pub fn to_bytes(&self) -> &[u8] {
         &self.inner.bytes

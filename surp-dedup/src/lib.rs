@@ -69,6 +69,7 @@ mod ser;
 mod session;
 mod shapes;
 mod strings;
+mod trace;
 
 use std::io;
 

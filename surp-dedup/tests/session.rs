@@ -437,3 +437,40 @@ fn hostile_messages_never_grow_the_tables_past_the_budget() {
     // The tables filled up to near the budget before they tumbled.
     assert!(peak > 4 * 1024, "peak {peak}");
 }
+
+#[test]
+fn a_dictionary_from_a_type_holds_its_field_and_variant_names() {
+    use surp_datasets::typed::game_updates::Tick;
+    let dict = Dictionary::from_type::<Tick>().unwrap();
+    let strings: Vec<&str> = dict.strings().collect();
+    // Fields of the tick, of an entity update, and the variants of its enums.
+    for name in ["tick", "entities", "events", "health", "state"] {
+        assert!(strings.contains(&name), "{name} missing from {strings:?}");
+    }
+    let ticks = match TypedDataset::GameUpdates.generate(Scale::Ci) {
+        TypedValue::GameUpdates(g) => g.ticks,
+        _ => unreachable!("the game_updates dataset is game updates"),
+    };
+    let (mut with, mut plain) = (0, 0);
+    for tick in &ticks {
+        let bytes = dict.to_vec(tick).unwrap();
+        assert_eq!(&dict.from_slice::<Tick>(&bytes).unwrap(), tick);
+        with += bytes.len();
+        plain += surp::to_vec(tick).unwrap().len();
+    }
+    assert!(with < plain, "{with} with the type's names, {plain} plain");
+    // A record type, with a unit enum (the HTTP method) and an Option.
+    let dict = Dictionary::from_type::<LogRecord<String>>().unwrap();
+    let strings: Vec<&str> = dict.strings().collect();
+    for name in [
+        "timestamp_ms",
+        "user_agent",
+        "referrer",
+        "Get",
+        "Post",
+        "Delete",
+    ] {
+        assert!(strings.contains(&name), "{name} missing from {strings:?}");
+    }
+    assert_eq!(dict.shapes().len(), 1);
+}
