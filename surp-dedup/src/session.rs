@@ -59,11 +59,14 @@ impl Default for SessionOptions {
     }
 }
 
-/// The default budget: 4,096 string slots, 512 shapes, 256 KiB.
+/// The default budget: 16,384 string slots, 2,048 shapes, 1 MiB. A decoder
+/// holds up to about three times the bytes, plus one message. How the
+/// budget trades memory for size is in the spec's design notes
+/// (`examples/session_budgets.rs` measures it).
 pub const DEFAULT_BUDGET: Budget = Budget {
-    strings: 4096,
-    shapes: 512,
-    bytes: 256 * 1024,
+    strings: 16 * 1024,
+    shapes: 2 * 1024,
+    bytes: 1024 * 1024,
 };
 
 impl SessionOptions {
