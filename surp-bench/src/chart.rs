@@ -1,6 +1,7 @@
 //! The SVG charts: one grouped horizontal bar chart per measure (size, and
 //! the median time of each operation), one group per dataset and one colour
-//! per format, drawn with plotters' SVG backend.
+//! per format, drawn with plotters' SVG backend. In the messages suite the
+//! groups are workloads and the measures are per message.
 //!
 //! Plotters without a font feature lays text out with a fixed width estimate
 //! and writes it as SVG `<text>` elements that the viewer renders, so no font
@@ -74,19 +75,27 @@ impl Chart {
         }
     }
 
-    fn title(self, iterations: usize) -> String {
-        match self {
-            Chart::Size => "Serialized size (lower is better)".to_owned(),
-            Chart::ZstdSize => "Size after zstd level 3 (lower is better)".to_owned(),
-            Chart::Time(op) => format!(
+    fn title(self, suite: Suite, iterations: usize) -> String {
+        match (self, suite) {
+            (Chart::Size, Suite::Messages) => {
+                "Bytes per message, framing included (lower is better)".to_owned()
+            }
+            (Chart::Size, _) => "Serialized size (lower is better)".to_owned(),
+            (Chart::ZstdSize, _) => "Size after zstd level 3 (lower is better)".to_owned(),
+            (Chart::Time(op), Suite::Messages) => format!(
+                "{} time per message, median of {iterations} streams (lower is better)",
+                op.title()
+            ),
+            (Chart::Time(op), _) => format!(
                 "{} time, median of {iterations} runs (lower is better)",
                 op.title()
             ),
         }
     }
 
-    fn measure(self) -> &'static str {
-        match self {
+    fn measure(self, suite: Suite) -> String {
+        let measure = match self {
+            Chart::Size if suite == Suite::Messages => "mean bytes",
             Chart::Size => "serialized size",
             Chart::ZstdSize => "size after zstd -3",
             Chart::Time(op) => match op {
@@ -95,16 +104,21 @@ impl Chart {
                 Operation::DecodeBorrowed => "median borrowed decode time",
                 Operation::Roundtrip => "median roundtrip time",
             },
+        };
+        if suite == Suite::Messages {
+            format!("{measure} per message")
+        } else {
+            measure.to_owned()
         }
     }
 
     /// The chart's value for a measurement, in base units (bytes or
-    /// nanoseconds).
+    /// nanoseconds): per message in the messages suite.
     fn value(self, m: &Measurement) -> Option<f64> {
         match self {
-            Chart::Size => Some(m.size_bytes as f64),
+            Chart::Size => Some(m.bytes_per_message()),
             Chart::ZstdSize => m.zstd_bytes.map(|z| z as f64),
-            Chart::Time(_) => Some(m.stats.median_ns as f64),
+            Chart::Time(_) => Some(m.median_ns_per_message()),
         }
     }
 
@@ -116,7 +130,8 @@ impl Chart {
     }
 
     /// The measurements this chart draws a bar for: its operation's (the
-    /// encode rows for sizes), of uncompressed formats, with a value.
+    /// encode rows for sizes), of formats that are not pipelines in their
+    /// suite, with a value.
     fn rows(self, measurements: &[Measurement]) -> Vec<&Measurement> {
         let wanted = match self {
             Chart::Size | Chart::ZstdSize => Operation::Encode,
@@ -125,7 +140,9 @@ impl Chart {
         measurements
             .iter()
             .filter(|m| {
-                m.operation == wanted && !m.format.is_compressed() && self.value(m).is_some()
+                m.operation == wanted
+                    && !m.format.is_pipeline_in(m.dataset.suite())
+                    && self.value(m).is_some()
             })
             .collect()
     }
@@ -150,8 +167,9 @@ impl Chart {
 
     /// Draws the chart for these measurements as an SVG document. Groups and
     /// colours follow the order in which datasets and formats first appear.
-    /// Compressed pipelines are left out: the charts compare formats, and
-    /// the size-after-zstd chart already shows what zstd does to each.
+    /// Compressed pipelines of the value and typed suites are left out: the
+    /// charts compare formats, and the size-after-zstd chart already shows
+    /// what zstd does to each.
     pub fn render(
         self,
         measurements: &[Measurement],
@@ -197,7 +215,7 @@ impl Chart {
 
             title_area
                 .draw(&Text::new(
-                    self.title(iterations),
+                    self.title(suite, iterations),
                     (0, 4),
                     (FONT, TITLE_FONT)
                         .into_font()
@@ -219,7 +237,7 @@ impl Chart {
                 .map_err(|e| failed(&e))?;
             let axis_title = format!(
                 "{} ({}{})",
-                self.measure(),
+                self.measure(suite),
                 axis.unit.symbol,
                 if axis.log { ", log scale" } else { "" }
             );
@@ -231,7 +249,11 @@ impl Chart {
                 .axis_style(INK)
                 .x_labels(64)
                 .x_desc(axis_title)
-                .y_desc("dataset")
+                .y_desc(if suite == Suite::Messages {
+                    "workload"
+                } else {
+                    "dataset"
+                })
                 .label_style((FONT, TEXT_FONT).into_font().color(&INK))
                 .axis_desc_style((FONT, TEXT_FONT).into_font().color(&INK))
                 .draw()
@@ -645,6 +667,7 @@ mod tests {
             },
             size_bytes: 1_000,
             zstd_bytes: None,
+            messages: None,
         }
     }
 

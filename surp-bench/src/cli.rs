@@ -13,8 +13,8 @@ use crate::{
 };
 
 /// Compare Surp with JSON, MessagePack, CBOR and Protobuf on the seeded
-/// benchmark datasets, and write summary.csv, summary.md, meta.json and SVG
-/// charts.
+/// benchmark datasets, and on streams of small messages cut from them, and
+/// write summary.csv, summary.md, meta.json and SVG charts.
 ///
 /// Exit status: 0 on success, 1 on an error, 3 when `--check` found a
 /// regression.
@@ -30,8 +30,10 @@ pub struct Cli {
     pub mode: Mode,
 
     /// Only this suite: `value` (every format encodes the neutral value
-    /// tree) or `typed` (derived Rust types, with the schema-bound formats)
-    /// [default: both].
+    /// tree), `typed` (derived Rust types, with the schema-bound formats) or
+    /// `messages` (streams of many small messages, one record each, with
+    /// zstd per message, with a dictionary and as one stream) [default:
+    /// all three].
     #[arg(long, value_enum)]
     pub suite: Option<Suite>,
 
@@ -44,8 +46,9 @@ pub struct Cli {
     #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_format)]
     pub formats: Vec<&'static Format>,
 
-    /// Only these datasets, of either suite (comma-separated) [default:
-    /// all]. A suite none of whose datasets is named is skipped.
+    /// Only these datasets, of any suite (comma-separated; the messages
+    /// suite's are its workloads, such as log_record) [default: all]. A
+    /// suite none of whose datasets is named is skipped.
     #[arg(long, value_name = "NAMES", value_delimiter = ',', value_parser = parse_bench_dataset)]
     pub datasets: Vec<BenchDataset>,
 
@@ -165,7 +168,7 @@ impl Cli {
         };
         let suites: Vec<Suite> = match self.suite {
             Some(suite) => vec![suite],
-            // Both suites, less one that the filters leave empty.
+            // Every suite, less those the filters leave empty.
             None => Suite::ALL
                 .into_iter()
                 .filter(|&suite| {
@@ -267,7 +270,49 @@ mod tests {
             .unwrap();
         assert_eq!(options.plans.len(), 1);
         assert_eq!(options.plans[0].suite, Suite::Typed);
-        assert_eq!(options.plans[0].formats.len(), FORMATS.len());
+        let typed = FORMATS.iter().filter(|f| f.in_suite(Suite::Typed));
+        assert_eq!(options.plans[0].formats.len(), typed.count());
+        assert_eq!(options.plans[0].formats.len(), 13);
+    }
+
+    #[test]
+    fn suite_messages_runs_its_workloads_with_its_formats() {
+        let options = Cli::try_parse_from(["surp-bench", "--suite", "messages"])
+            .unwrap()
+            .into_options()
+            .unwrap();
+        assert_eq!(options.plans.len(), 1);
+        let plan = &options.plans[0];
+        assert_eq!(plan.suite, Suite::Messages);
+        assert_eq!(plan.datasets, BenchDataset::all(Suite::Messages));
+        let names: Vec<&str> = plan.formats.iter().map(|f| f.name).collect();
+        assert_eq!(
+            names,
+            [
+                "surp",
+                "surp_dedup",
+                "msgpack",
+                "msgpack_compact",
+                "postcard",
+                "surp_zstd",
+                "surp_zstd_dict",
+                "surp_zstd_stream"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_workload_name_picks_the_messages_suite_alone() {
+        let options = Cli::try_parse_from(["surp-bench", "--datasets", "citm_event,twitter"])
+            .unwrap()
+            .into_options()
+            .unwrap();
+        let suites: Vec<Suite> = options.plans.iter().map(|p| p.suite).collect();
+        assert_eq!(suites, [Suite::Value, Suite::Messages]);
+        assert_eq!(
+            options.plans[1].datasets,
+            [BenchDataset::Messages(crate::Workload::CitmEvent)]
+        );
     }
 
     #[test]

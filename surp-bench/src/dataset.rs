@@ -1,20 +1,24 @@
-//! What a measurement was taken on: a value-suite [`Dataset`] or a
-//! typed-suite [`TypedDataset`], under one name space.
+//! What a measurement was taken on: a value-suite [`Dataset`], a
+//! typed-suite [`TypedDataset`] or a messages-suite [`Workload`], under one
+//! name space.
 
 use std::fmt;
 
 use surp_datasets::Dataset;
 use surp_datasets::typed::TypedDataset;
 
-use crate::Suite;
+use crate::{Suite, Workload};
 
-/// A dataset of either suite.
+/// A dataset of any suite.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BenchDataset {
     /// A dataset of the value suite: the neutral value model.
     Value(Dataset),
     /// A dataset of the typed suite: derived Rust types.
     Typed(TypedDataset),
+    /// A workload of the messages suite: a stream of records of a dataset
+    /// of either other suite.
+    Messages(Workload),
 }
 
 impl BenchDataset {
@@ -26,14 +30,19 @@ impl BenchDataset {
                 .into_iter()
                 .map(BenchDataset::Typed)
                 .collect(),
+            Suite::Messages => Workload::ALL
+                .into_iter()
+                .map(BenchDataset::Messages)
+                .collect(),
         }
     }
 
-    /// The dataset with this name in either suite (the names are disjoint).
+    /// The dataset with this name in any suite (the names are disjoint).
     pub fn from_name(name: &str) -> Option<BenchDataset> {
         Dataset::from_name(name)
             .map(BenchDataset::Value)
             .or_else(|| TypedDataset::from_name(name).map(BenchDataset::Typed))
+            .or_else(|| Workload::from_name(name).map(BenchDataset::Messages))
     }
 
     /// The name in reports, CSV files and on the command line.
@@ -41,6 +50,7 @@ impl BenchDataset {
         match self {
             BenchDataset::Value(d) => d.name(),
             BenchDataset::Typed(d) => d.name(),
+            BenchDataset::Messages(w) => w.name(),
         }
     }
 
@@ -49,6 +59,7 @@ impl BenchDataset {
         match self {
             BenchDataset::Value(d) => d.description(),
             BenchDataset::Typed(d) => d.description(),
+            BenchDataset::Messages(w) => w.description(),
         }
     }
 
@@ -57,6 +68,7 @@ impl BenchDataset {
         match self {
             BenchDataset::Value(_) => Suite::Value,
             BenchDataset::Typed(_) => Suite::Typed,
+            BenchDataset::Messages(_) => Suite::Messages,
         }
     }
 }
@@ -73,16 +85,19 @@ impl From<Dataset> for BenchDataset {
     }
 }
 
+impl From<Workload> for BenchDataset {
+    fn from(w: Workload) -> BenchDataset {
+        BenchDataset::Messages(w)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn names_are_unique_across_suites() {
-        let all: Vec<BenchDataset> = [Suite::Value, Suite::Typed]
-            .into_iter()
-            .flat_map(BenchDataset::all)
-            .collect();
+        let all: Vec<BenchDataset> = Suite::ALL.into_iter().flat_map(BenchDataset::all).collect();
         for (i, d) in all.iter().enumerate() {
             assert_eq!(BenchDataset::from_name(d.name()), Some(*d));
             assert!(all[..i].iter().all(|e| e.name() != d.name()), "{d}");

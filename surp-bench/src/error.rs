@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use surp_datasets::DatasetError;
 
-use crate::{BenchDataset, Operation, Suite};
+use crate::{BenchDataset, Operation, Suite, Workload};
 
 /// Why a benchmark run could not be completed.
 #[derive(Debug)]
@@ -76,6 +76,25 @@ pub enum BenchError {
         /// What went wrong.
         message: String,
     },
+    /// A format fails the check before timing on a workload's stream of
+    /// messages.
+    StreamCheck {
+        /// The format's name.
+        format: &'static str,
+        /// The workload.
+        workload: Workload,
+        /// The operation whose check failed.
+        operation: Operation,
+        /// What went wrong.
+        message: String,
+    },
+    /// A workload's dataset does not have the records it streams.
+    Workload {
+        /// The workload.
+        workload: Workload,
+        /// What is wrong.
+        message: String,
+    },
     /// Counting instructions under callgrind failed.
     Instructions {
         /// What went wrong.
@@ -134,6 +153,19 @@ impl fmt::Display for BenchError {
                 "{format} fails the check before timing on typed dataset `{dataset}` \
                  ({operation}): {message}"
             ),
+            BenchError::StreamCheck {
+                format,
+                workload,
+                operation,
+                message,
+            } => write!(
+                f,
+                "{format} fails the check before timing on the stream of workload `{workload}` \
+                 ({operation}): {message}"
+            ),
+            BenchError::Workload { workload, message } => {
+                write!(f, "workload `{workload}` cannot be streamed: {message}")
+            }
             BenchError::Instructions { message } => {
                 write!(f, "counting instructions failed: {message}")
             }

@@ -1,10 +1,13 @@
 //! The list of formats the harness compares, defined once: each entry names
 //! a format, says how it is shown and judged, and what it runs (a
-//! [`Codec`], or another format's encoding compressed with zstd). The
-//! value suite, the typed suite and the instruction counter all take their
-//! formats and their functions from [`FORMATS`], so adding a format is
-//! adding one entry (and, for a serde library or configuration the harness
-//! does not call yet, its [`SerdeFormat`] in the `codec` module).
+//! [`Codec`], or another format's encoding compressed with zstd), and, for
+//! the messages suite, how it sends a stream (a
+//! [`StreamCodec`](crate::stream::StreamCodec)). Every suite and the
+//! instruction counter take their formats and their functions from
+//! [`FORMATS`], so adding a format is adding one entry (and, for a serde
+//! library or configuration the harness does not call yet, its
+//! [`SerdeFormat`] in the `codec` module; for a new way of sending a
+//! stream, its `StreamCodec`).
 
 use std::borrow::Cow;
 use std::fmt;
@@ -21,8 +24,10 @@ use crate::codec::{
 };
 use crate::lane::{Lane, LaneError, ZstdStep};
 use crate::protobuf::{self, Protobuf};
+use crate::stream::{Alone, Sending, Sharing};
+use crate::stream_zstd::{ZstdAlone, ZstdDictionary, ZstdStream};
 use crate::typed;
-use crate::{Operation, Suite};
+use crate::{BenchDataset, Operation, Suite};
 
 /// How the harness calls a format's implementation, whatever the suite:
 /// every serde format through its [`SerdeFormat`], Protobuf through its
@@ -107,11 +112,17 @@ pub(crate) enum Runs {
     /// The encoding of the named format compressed with zstd at
     /// [`ZSTD_LEVEL`](crate::ZSTD_LEVEL): encode is that format's encode
     /// then compression, decode is decompression then that format's decode.
-    /// It is in the suites its format is in, and is never counted.
+    /// It is in the value and typed suites its format is in, and is never
+    /// counted.
     Zstd {
         /// The name of the format it compresses.
         of: &'static str,
     },
+    /// Only a way of sending a stream of messages, which has no form for
+    /// one document (one zstd stream for all messages; a dictionary that
+    /// both ends hold): in the messages suite only, run by the format's
+    /// [`messages`](Format::messages).
+    Stream,
 }
 
 /// One benchmarked format.
@@ -146,6 +157,9 @@ pub struct Format {
     /// the docs' headlines leave them out, and they get a table of their
     /// own (see [`Format::is_compressed`]).
     pub(crate) runs: Runs,
+    /// How the messages suite sends a stream in this format; `None` for a
+    /// format that suite leaves out.
+    pub(crate) messages: Option<Sending>,
 }
 
 impl Format {
@@ -158,14 +172,14 @@ impl Format {
     /// this suite. In the value suite every format, Protobuf's generic
     /// Value message included, carries the shape of the data on the wire.
     pub fn needs_schema_in(&self, suite: Suite) -> bool {
-        suite == Suite::Typed && self.needs_schema
+        suite != Suite::Value && self.needs_schema
     }
 
     /// For a compressed pipeline, the name of the format whose encoding it
     /// compresses; `None` for a plain format.
     pub fn zstd_of(&self) -> Option<&'static str> {
         match self.runs {
-            Runs::Codec { .. } => None,
+            Runs::Codec { .. } | Runs::Stream => None,
             Runs::Zstd { of } => Some(of),
         }
     }
@@ -174,6 +188,27 @@ impl Format {
     /// rather than a format.
     pub fn is_compressed(&self) -> bool {
         self.zstd_of().is_some()
+    }
+
+    /// Whether, in this suite, the format is a compressed pipeline that
+    /// charts, the per-format tables and the headlines keep apart from the
+    /// formats. In the messages suite every way of sending a stream,
+    /// compressed or not, is compared with every other.
+    pub fn is_pipeline_in(&self, suite: Suite) -> bool {
+        suite != Suite::Messages && self.is_compressed()
+    }
+
+    /// Whether this is a peer: another library's format, neither one of the
+    /// project's own nor built on them (a compressed pipeline, a way of
+    /// sending a stream).
+    pub fn is_peer(&self) -> bool {
+        !self.pinned_by_format_version && matches!(self.runs, Runs::Codec { .. })
+    }
+
+    /// In the messages suite, what a receiver needs besides a message's own
+    /// bytes to decode it; `None` for a format that suite leaves out.
+    pub fn sharing(&self) -> Option<Sharing> {
+        self.messages.map(|sending| sending.sharing)
     }
 
     /// Whether the format takes part in a suite.
@@ -186,8 +221,22 @@ impl Format {
                     ..
                 }
             ),
-            Suite::Typed => true,
+            Suite::Typed => !matches!(self.runs, Runs::Stream),
+            Suite::Messages => self.messages.is_some(),
         }
+    }
+
+    /// Whether the format is measured on this dataset: it is in the
+    /// dataset's suite, and, for a workload of the messages suite, can
+    /// read its messages. A format that needs the schema sends only the
+    /// typed workloads: postcard cannot decode a dynamic value at all, and
+    /// without structs compact MessagePack is MessagePack.
+    pub fn measures(&self, dataset: BenchDataset) -> bool {
+        let readable = match dataset {
+            BenchDataset::Messages(workload) => workload.is_typed() || !self.needs_schema,
+            BenchDataset::Value(_) | BenchDataset::Typed(_) => true,
+        };
+        readable && self.in_suite(dataset.suite())
     }
 
     /// Whether the instruction counter counts this format.
@@ -201,6 +250,7 @@ impl Format {
         match self.plain().runs {
             Runs::Codec { codec, .. } => codec,
             Runs::Zstd { .. } => panic!("{} compresses another pipeline", self.name),
+            Runs::Stream => panic!("{} only sends streams of messages", self.name),
         }
     }
 
@@ -214,7 +264,7 @@ impl Format {
     /// pipeline the format it compresses.
     fn plain(&self) -> &Format {
         match self.runs {
-            Runs::Codec { .. } => self,
+            Runs::Codec { .. } | Runs::Stream => self,
             Runs::Zstd { of } => Format::from_name(of).unwrap_or_else(|| {
                 panic!("{} compresses `{of}`, which is not a format", self.name)
             }),
@@ -269,8 +319,9 @@ impl Eq for Format {}
 pub const SURP_FORMAT_VERSION: u64 = surp::FORMAT_VERSION as u64;
 
 /// Every format, in the order reports and charts list them, then the
-/// compressed pipelines.
-pub static FORMATS: [Format; 13] = [
+/// compressed pipelines, then the ways of sending a stream that only the
+/// messages suite has.
+pub static FORMATS: [Format; 15] = [
     Format {
         name: "surp",
         label: "Surp",
@@ -284,6 +335,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: true,
             counted: true,
         },
+        messages: Some(Sending::of::<Alone<Surp>>()),
     },
     Format {
         name: "surp_dedup",
@@ -298,6 +350,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: true,
             counted: true,
         },
+        messages: Some(Sending::of::<Alone<SurpDedup>>()),
     },
     Format {
         name: "surp_dedup_shapes",
@@ -312,6 +365,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: true,
             counted: false,
         },
+        messages: None,
     },
     Format {
         name: "json",
@@ -326,6 +380,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: true,
             counted: false,
         },
+        messages: None,
     },
     Format {
         name: "msgpack",
@@ -340,6 +395,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: true,
             counted: false,
         },
+        messages: Some(Sending::of::<Alone<Msgpack>>()),
     },
     Format {
         name: "msgpack_compact",
@@ -354,6 +410,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: false,
             counted: false,
         },
+        messages: Some(Sending::of::<Alone<MsgpackCompact>>()),
     },
     Format {
         name: "cbor",
@@ -368,6 +425,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: true,
             counted: false,
         },
+        messages: None,
     },
     Format {
         name: "cbor4ii",
@@ -382,6 +440,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: false,
             counted: false,
         },
+        messages: None,
     },
     Format {
         name: "postcard",
@@ -396,6 +455,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: false,
             counted: false,
         },
+        messages: Some(Sending::of::<Alone<Postcard>>()),
     },
     Format {
         name: "bitcode",
@@ -410,6 +470,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: false,
             counted: false,
         },
+        messages: None,
     },
     Format {
         name: "protobuf",
@@ -424,6 +485,7 @@ pub static FORMATS: [Format; 13] = [
             value_suite: true,
             counted: false,
         },
+        messages: None,
     },
     // The compressed pipelines: what Surp's own formats cost and save when
     // zstd follows them, so the docs can say when dedup, zstd or both fit.
@@ -437,6 +499,7 @@ pub static FORMATS: [Format; 13] = [
         pinned_by_format_version: false,
         needs_schema: false,
         runs: Runs::Zstd { of: "surp" },
+        messages: Some(Sending::of::<ZstdAlone<Alone<Surp>>>()),
     },
     Format {
         name: "surp_dedup_zstd",
@@ -447,6 +510,32 @@ pub static FORMATS: [Format; 13] = [
         pinned_by_format_version: false,
         needs_schema: false,
         runs: Runs::Zstd { of: "surp_dedup" },
+        messages: None,
+    },
+    // The ways of sending a stream that the messages suite adds: Surp with
+    // a zstd dictionary trained on records that are not sent, and Surp
+    // through one zstd stream for all messages.
+    Format {
+        name: "surp_zstd_dict",
+        label: "Surp+zstd dictionary",
+        implementation: "zstd",
+        colour: (0x88, 0x44, 0xAA),
+        bytes_as_base64: false,
+        pinned_by_format_version: false,
+        needs_schema: false,
+        runs: Runs::Stream,
+        messages: Some(Sending::of::<ZstdDictionary<Alone<Surp>>>()),
+    },
+    Format {
+        name: "surp_zstd_stream",
+        label: "Surp+zstd stream",
+        implementation: "zstd",
+        colour: (0x11, 0x77, 0x77),
+        bytes_as_base64: false,
+        pinned_by_format_version: false,
+        needs_schema: false,
+        runs: Runs::Stream,
+        messages: Some(Sending::of::<ZstdStream<Alone<Surp>>>()),
     },
 ];
 
@@ -473,10 +562,41 @@ mod tests {
             assert!(!base.is_compressed(), "{}", pipeline.name);
             assert!(!pipeline.pinned_by_format_version, "{}", pipeline.name);
             assert!(!pipeline.is_counted(), "{}", pipeline.name);
-            for suite in Suite::ALL {
+            for suite in [Suite::Value, Suite::Typed] {
                 assert_eq!(base.in_suite(suite), pipeline.in_suite(suite));
             }
         }
+    }
+
+    #[test]
+    fn a_way_of_sending_streams_is_in_the_messages_suite_alone() {
+        for format in FORMATS.iter().filter(|f| matches!(f.runs, Runs::Stream)) {
+            assert!(format.in_suite(Suite::Messages), "{}", format.name);
+            assert!(!format.in_suite(Suite::Value), "{}", format.name);
+            assert!(!format.in_suite(Suite::Typed), "{}", format.name);
+            assert!(
+                !format.is_peer() && !format.is_compressed(),
+                "{}",
+                format.name
+            );
+        }
+        // A format that needs the schema sends only typed workloads.
+        let postcard = Format::from_name("postcard").unwrap();
+        assert!(postcard.measures(crate::Workload::LogRecord.into()));
+        assert!(!postcard.measures(crate::Workload::TwitterStatus.into()));
+        let surp = Format::from_name("surp").unwrap();
+        assert!(surp.measures(crate::Workload::TwitterStatus.into()));
+        // What a receiver needs besides the message follows the codec.
+        let sharing = |name| Format::from_name(name).unwrap().sharing();
+        assert_eq!(sharing("msgpack"), Some(Sharing::Nothing));
+        assert_eq!(sharing("surp_zstd"), Some(Sharing::Nothing));
+        assert_eq!(sharing("surp_zstd_dict"), Some(Sharing::Dictionary));
+        assert_eq!(sharing("surp_zstd_stream"), Some(Sharing::Stream));
+        assert_eq!(sharing("json"), None);
+        // In the messages suite a compressed format is compared like any.
+        let surp_zstd = Format::from_name("surp_zstd").unwrap();
+        assert!(surp_zstd.is_pipeline_in(Suite::Value));
+        assert!(!surp_zstd.is_pipeline_in(Suite::Messages));
     }
 
     #[test]

@@ -5,12 +5,12 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use indicatif::{ProgressBar, ProgressStyle};
-use surp_datasets::typed::{TYPED_DATASET_VERSION, TypedValue};
-use surp_datasets::{DATASET_VERSION, Dataset, Value};
+use surp_datasets::typed::TypedValue;
+use surp_datasets::{Dataset, Value};
 
 use crate::markdown::to_markdown;
-use crate::measure::{measure_dataset, measure_typed_dataset};
-use crate::meta::Git;
+use crate::measure::{measure_dataset, measure_typed_dataset, measure_workload};
+use crate::meta::{Git, WorkloadMeta};
 use crate::regression::RunIdentity;
 use crate::table::to_table;
 use crate::{
@@ -147,19 +147,16 @@ fn run_suite(
         Some(dir) if dir.join("summary.csv").is_file() => Some(Baseline::load(dir)?),
         _ => None,
     };
-    let measurements = match plan.suite {
-        Suite::Value => measure_value_suite(plan, progress)?,
-        Suite::Typed => measure_typed_suite(plan, progress)?,
+    let (measurements, workloads) = match plan.suite {
+        Suite::Value => (measure_value_suite(plan, progress)?, Vec::new()),
+        Suite::Typed => (measure_typed_suite(plan, progress)?, Vec::new()),
+        Suite::Messages => measure_messages_suite(plan, progress)?,
     };
     let comparison = match &baseline {
         Some(baseline) => {
             let identity = RunIdentity {
                 mode: plan.mode.name().to_owned(),
-                dataset_version: match plan.suite {
-                    Suite::Value => DATASET_VERSION,
-                    Suite::Typed => TYPED_DATASET_VERSION,
-                }
-                .to_owned(),
+                dataset_version: plan.suite.dataset_version().to_owned(),
                 surp_format_version: Some(SURP_FORMAT_VERSION),
             };
             let mut comparison = compare(
@@ -190,7 +187,8 @@ fn run_suite(
             ..Comparison::default()
         },
     };
-    let meta = Meta::new(plan, git.clone(), comparison);
+    let mut meta = Meta::new(plan, git.clone(), comparison);
+    meta.workloads = workloads;
     write_outputs(output, plan, &measurements, &meta)?;
     Ok(SuiteReport {
         plan: plan.clone(),
@@ -211,7 +209,7 @@ fn measure_value_suite(
         .iter()
         .filter_map(|d| match d {
             BenchDataset::Value(d) => Some(*d),
-            BenchDataset::Typed(_) => None,
+            BenchDataset::Typed(_) | BenchDataset::Messages(_) => None,
         })
         .map(|d| Ok((d, d.load(scale)?)))
         .collect::<Result<_, BenchError>>()?;
@@ -232,7 +230,7 @@ fn measure_typed_suite(
         .iter()
         .filter_map(|d| match d {
             BenchDataset::Typed(t) => Some((*d, *t)),
-            BenchDataset::Value(_) => None,
+            BenchDataset::Value(_) | BenchDataset::Messages(_) => None,
         })
         .map(|(d, t)| Ok((d, t.load(scale)?)))
         .collect::<Result<_, BenchError>>()?;
@@ -241,6 +239,33 @@ fn measure_typed_suite(
         measurements.extend(measure_typed_dataset(plan, *dataset, value, progress)?);
     }
     Ok(measurements)
+}
+
+/// Measures the messages suite, and describes how each workload's stream
+/// was cut, for `meta.json`.
+fn measure_messages_suite(
+    plan: &Plan,
+    progress: &ProgressBar,
+) -> Result<(Vec<Measurement>, Vec<WorkloadMeta>), BenchError> {
+    // Every dataset is loaded, verified and cut before anything is timed.
+    let streams = plan
+        .datasets
+        .iter()
+        .filter_map(|d| match d {
+            BenchDataset::Messages(w) => Some(*w),
+            BenchDataset::Value(_) | BenchDataset::Typed(_) => None,
+        })
+        .map(|w| Ok((w, w.load(plan.mode)?)))
+        .collect::<Result<Vec<_>, BenchError>>()?;
+    let mut measurements = Vec::with_capacity(plan.cells());
+    for (workload, stream) in &streams {
+        measurements.extend(measure_workload(plan, *workload, stream, progress)?);
+    }
+    let workloads = streams
+        .iter()
+        .map(|(w, stream)| WorkloadMeta::new(*w, stream.shape()))
+        .collect();
+    Ok((measurements, workloads))
 }
 
 fn write_outputs(

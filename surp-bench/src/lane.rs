@@ -1,7 +1,8 @@
 //! A lane: one format's state while a dataset is measured, and how each of
-//! its runs is timed. Every lane of both suites times its runs through
-//! [`timed_encode`], [`timed_decode`] and [`timed_roundtrip`], so they are
-//! timed alike; a compressed pipeline's lane adds a [`ZstdStep`].
+//! its runs is timed. Every lane of every suite times its runs through
+//! [`timed_encode`], [`timed_decode`], [`timed_decode_into`] and
+//! [`timed_roundtrip`], so they are timed alike; a compressed pipeline's
+//! lane adds a [`ZstdStep`].
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -18,20 +19,22 @@ pub const ZSTD_LEVEL: i32 = 3;
 /// and reused by every run, as a program that compresses many documents
 /// would keep them.
 pub(crate) struct ZstdStep {
-    pub(crate) pack: Packer,
-    pub(crate) unpack: Unpacker,
+    pub(crate) pack: Packer<'static>,
+    pub(crate) unpack: Unpacker<'static>,
 }
 
-/// Encodes into its own buffer, then compresses that into the caller's.
-pub(crate) struct Packer {
-    compressor: zstd::bulk::Compressor<'static>,
+/// Encodes into its own buffer, then compresses that into the caller's, as
+/// one zstd frame; with a dictionary, that frame needs the same dictionary
+/// to decompress (`'d` is the dictionary's borrow).
+pub(crate) struct Packer<'d> {
+    compressor: zstd::bulk::Compressor<'d>,
     /// The plain encoding, cleared (capacity kept) before each encode.
     plain: Vec<u8>,
 }
 
 /// Decompresses into its own buffer, which the decode then reads.
-pub(crate) struct Unpacker {
-    decompressor: zstd::bulk::Decompressor<'static>,
+pub(crate) struct Unpacker<'d> {
+    decompressor: zstd::bulk::Decompressor<'d>,
     /// The decompressed encoding, cleared (capacity kept) before each run.
     unpacked: Vec<u8>,
 }
@@ -41,19 +44,21 @@ impl ZstdStep {
     /// buffers.
     pub(crate) fn new() -> Result<ZstdStep, CodecError> {
         Ok(ZstdStep {
-            pack: Packer {
-                compressor: zstd::bulk::Compressor::new(ZSTD_LEVEL)?,
-                plain: Vec::new(),
-            },
-            unpack: Unpacker {
-                decompressor: zstd::bulk::Decompressor::new()?,
-                unpacked: Vec::new(),
-            },
+            pack: Packer::new(zstd::bulk::Compressor::new(ZSTD_LEVEL)?),
+            unpack: Unpacker::new(zstd::bulk::Decompressor::new()?),
         })
     }
 }
 
-impl Packer {
+impl<'d> Packer<'d> {
+    /// A packer around a compressor, with an empty buffer.
+    pub(crate) fn new(compressor: zstd::bulk::Compressor<'d>) -> Packer<'d> {
+        Packer {
+            compressor,
+            plain: Vec::new(),
+        }
+    }
+
     /// Runs `encode` into the plain buffer, then compresses the plain
     /// encoding into `out` (which the caller has cleared) as one zstd frame
     /// that records its size.
@@ -71,7 +76,15 @@ impl Packer {
     }
 }
 
-impl Unpacker {
+impl<'d> Unpacker<'d> {
+    /// An unpacker around a decompressor, with an empty buffer.
+    pub(crate) fn new(decompressor: zstd::bulk::Decompressor<'d>) -> Unpacker<'d> {
+        Unpacker {
+            decompressor,
+            unpacked: Vec::new(),
+        }
+    }
+
     /// Decompresses one frame into the buffer, sized from the size the
     /// frame records, and returns the plain encoding.
     pub(crate) fn unpack(&mut self, compressed: &[u8]) -> Result<&[u8], CodecError> {
@@ -138,6 +151,24 @@ pub(crate) fn timed_decode<T>(
     Ok(ns)
 }
 
+/// Times a decode of many values into `decoded` (emptied first, its
+/// capacity kept from run to run, so that a timed run does not grow it);
+/// the values are dropped after the clock stops, as [`timed_decode`] drops
+/// its one value.
+pub(crate) fn timed_decode_into<T>(
+    decoded: &mut Vec<T>,
+    decode: impl FnOnce(&mut Vec<T>) -> Result<(), CodecError>,
+) -> Result<u64, CodecError> {
+    decoded.clear();
+    let start = Instant::now();
+    decode(decoded)?;
+    let ns = elapsed_ns(start);
+    black_box(&decoded);
+    decoded.clear();
+    settle_allocator();
+    Ok(ns)
+}
+
 /// Times an encode into `scratch` (cleared first) and the decode of what
 /// it wrote, as one run; the decoded value is dropped after the clock.
 pub(crate) fn timed_roundtrip<T>(
@@ -162,6 +193,11 @@ pub(crate) fn timed_roundtrip<T>(
 pub(crate) trait Lane {
     /// The checked encoding of the dataset, which decode runs read.
     fn encoded(&self) -> &[u8];
+    /// How many messages the encoding holds: `None` for one document (the
+    /// value and typed suites), the stream's length in the messages suite.
+    fn messages(&self) -> Option<u64> {
+        None
+    }
     /// Whether the format can run this operation on this dataset.
     fn supports(&self, operation: Operation) -> bool;
     /// One run of the operation; returns its time in nanoseconds. Only the

@@ -1,6 +1,6 @@
 //! `surp-bench`: the deterministic comparison harness for Surp and its peers.
 //!
-//! It measures two suites ([`Suite`]):
+//! It measures three suites ([`Suite`]):
 //!
 //! - the **value** suite: every format in [`FORMATS`] that is in it
 //!   ([`Format::in_suite`]) encodes, decodes and round-trips the same dynamic
@@ -9,18 +9,30 @@
 //!   bitcode, MessagePack compact, typed Protobuf) included, encodes and
 //!   decodes the derived Rust types of every typed dataset
 //!   (`surp_datasets::typed`), owned and, where the type and the format
-//!   allow, borrowing its strings from the input (`decode_borrowed`).
+//!   allow, borrowing its strings from the input (`decode_borrowed`);
+//! - the **messages** suite: every [`Workload`] is a stream of many small
+//!   messages, one record of a dataset each, and every format of the suite
+//!   sends the whole stream, each message framed as `surp::frame` frames a
+//!   document, and receives it back; besides Surp, its peers and the
+//!   schema-bound formats (typed workloads only), it measures Surp with
+//!   zstd per message, with a dictionary ([`DICTIONARY_BYTES`]) and as one
+//!   stream. A format sends through a stream codec whose encoder and
+//!   decoder live for the whole stream, so stateful formats fit (see the
+//!   `stream` module).
 //!
 //! Each suite writes into its folder of the run ([`Suite::subfolder`]: the
-//! value suite at the top, the typed suite in `typed/`):
+//! value suite at the top, the typed suite in `typed/`, the messages suite
+//! in `messages/`):
 //!
 //! - `summary.csv`, one row per format x dataset x operation, with the
-//!   header [`CSV_HEADER`] (raw size and size after zstd level 3);
+//!   header [`CSV_HEADER`] (raw size and size after zstd level 3; the
+//!   messages suite's [`CSV_HEADER_MESSAGES`] adds the stream's messages
+//!   and the size and time per message);
 //! - `summary.md`, the same numbers as Markdown tables for the docs site;
 //! - `meta.json`, the machine, toolchain, datasets, git commit and the
 //!   regressions found against a baseline run;
 //! - `charts/*.svg`, one per [`Suite::charts`]: size, size after zstd, and
-//!   the median time of each operation.
+//!   the median time of each operation (per message in the messages suite).
 //!
 //! With `--instructions`, the run also counts the instructions of encode
 //! and decode of Surp's own formats at ci scale under callgrind and writes
@@ -115,6 +127,16 @@
 //!   or a regression. Because times on a shared machine are that noisy, the
 //!   check CI relies on is the instruction count (`--instructions`), which
 //!   is the same on every run of the same binary.
+//! - **Messages suite.** One timed run is one whole stream: its encoder or
+//!   decoder is made before the clock starts, and the clock covers every
+//!   message; a time per message is that time over the stream's messages.
+//!   Each workload's first records (a fifth, at most [`TRAINING_MAX`])
+//!   train the zstd dictionary and are never sent; the rest are sent in
+//!   order, [`Mode::messages_per_stream`] per stream, cycling when the
+//!   dataset has fewer. How each stream was cut, repeats included, is in
+//!   `meta.json` ([`StreamShape`]), because repeats favour the formats that
+//!   keep state through the stream. Decoded messages are dropped after the
+//!   clock stops. Instructions are not counted for this suite.
 
 mod baseline;
 mod cell;
@@ -137,11 +159,14 @@ mod plan;
 mod protobuf;
 mod regression;
 mod stats;
+mod stream;
+mod stream_zstd;
 mod suite;
 mod summary;
 mod table;
 mod typed;
 mod units;
+mod workload;
 
 pub use baseline::{Baseline, default_baseline};
 pub use chart::Chart;
@@ -168,8 +193,13 @@ pub use regression::{
     TIME_THRESHOLD_PCT, compare,
 };
 pub use stats::Stats;
+pub use stream::Sharing;
+pub use stream_zstd::DICTIONARY_BYTES;
 pub use suite::Suite;
-pub use summary::{CSV_HEADER, CSV_HEADER_V1, CsvRow, csv_rows, parse_csv, to_csv};
+pub use summary::{
+    CSV_HEADER, CSV_HEADER_MESSAGES, CSV_HEADER_V1, CsvRow, csv_rows, parse_csv, to_csv,
+};
 pub use units::{duration, thousands};
+pub use workload::{StreamShape, TRAINING_MAX, WORKLOAD_DATASET_VERSION, Workload};
 
 pub use surp_datasets::Dataset;

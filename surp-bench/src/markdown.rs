@@ -2,8 +2,8 @@
 //! built from the same measurements as `summary.csv`.
 
 use crate::stats::p95_label;
-use crate::units::{duration, thousands};
-use crate::{BenchDataset, Format, Measurement, Operation, Plan};
+use crate::units::{TIME_UNITS, duration, human, thousands};
+use crate::{BenchDataset, Format, Measurement, Operation, Plan, Suite};
 
 /// The Markdown summary: a title and a paragraph on the run, then
 /// [`markdown_tables`].
@@ -19,6 +19,15 @@ pub fn to_markdown(plan: &Plan, measurements: &[Measurement]) -> String {
         plan.mode,
         plan.describe_iterations()
     );
+    if plan.suite == Suite::Messages {
+        out.push_str(&format!(
+            "\nOne run is one whole stream of {} messages. The tables give sizes and times per \
+             message (the stream's over its messages), framing included; Every cell also has \
+             the whole stream's. `meta.json` says how each workload's stream was cut, and how \
+             often a stream sends each record.\n",
+            thousands(plan.mode.messages_per_stream() as u64)
+        ));
+    }
     out.push_str(&markdown_tables(plan, measurements));
     out
 }
@@ -93,10 +102,18 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
         }
     };
 
-    out.push_str("\n## Serialized size (bytes, smallest in bold)\n");
-    grid(&mut out, &|f, d| {
-        find(f, d, Operation::Encode).map(|m| (m.size_bytes, thousands(m.size_bytes)))
-    });
+    let messages = plan.suite == Suite::Messages;
+    if messages {
+        out.push_str("\n## Bytes per message (mean, framing included; smallest in bold)\n");
+        grid(&mut out, &|f, d| {
+            find(f, d, Operation::Encode).map(|m| (m.size_bytes, per_message_bytes(m)))
+        });
+    } else {
+        out.push_str("\n## Serialized size (bytes, smallest in bold)\n");
+        grid(&mut out, &|f, d| {
+            find(f, d, Operation::Encode).map(|m| (m.size_bytes, thousands(m.size_bytes)))
+        });
+    }
 
     // Runs made before sizes were compressed have no zstd column.
     if measurements.iter().any(|m| m.zstd_bytes.is_some()) {
@@ -112,17 +129,31 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
     }
 
     for &op in plan.suite.operations() {
-        out.push_str(&format!(
-            "\n## {} (median time, fastest in bold; MB/s under Every cell)\n",
-            op.title()
-        ));
-        grid(&mut out, &|f, d| {
-            find(f, d, op).map(|m| (m.stats.median_ns, duration(m.stats.median_ns)))
-        });
+        if messages {
+            out.push_str(&format!(
+                "\n## {} (median time per message, fastest in bold)\n",
+                op.title()
+            ));
+            grid(&mut out, &|f, d| {
+                find(f, d, op).map(|m| (m.stats.median_ns, per_message_time(m)))
+            });
+        } else {
+            out.push_str(&format!(
+                "\n## {} (median time, fastest in bold; MB/s under Every cell)\n",
+                op.title()
+            ));
+            grid(&mut out, &|f, d| {
+                find(f, d, op).map(|m| (m.stats.median_ns, duration(m.stats.median_ns)))
+            });
+        }
     }
 
     push_own_ratios(&mut out, plan, measurements);
     push_compressed(&mut out, plan, measurements);
+    if messages {
+        push_every_stream(&mut out, plan, measurements);
+        return out;
+    }
 
     let spread = p95_label(plan.iterations);
     out.push_str(&format!(
@@ -147,6 +178,43 @@ pub fn markdown_tables(plan: &Plan, measurements: &[Measurement]) -> String {
     out
 }
 
+/// A stream's mean bytes per message, to one decimal.
+fn per_message_bytes(m: &Measurement) -> String {
+    format!("{:.1}", m.bytes_per_message())
+}
+
+/// A stream's median time per message, in its best unit.
+fn per_message_time(m: &Measurement) -> String {
+    human(&TIME_UNITS, m.median_ns_per_message())
+}
+
+/// Every cell of the messages suite: per message, then the whole stream.
+fn push_every_stream(out: &mut String, plan: &Plan, measurements: &[Measurement]) {
+    let spread = p95_label(plan.iterations);
+    out.push_str(&format!(
+        "\n## Every cell\n\nThe median time and mean size per message, then the whole \
+         stream's median, {spread} and minimum time, CV and size.\n\n\
+         | format | workload | op | time/msg | bytes/msg | median | {spread} | min | CV % | \
+         bytes |\n\
+         | --- | --- | --- | --: | --: | --: | --: | --: | --: | --: |\n"
+    ));
+    for m in measurements {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {:.1} | {} |\n",
+            m.format.label,
+            m.dataset,
+            m.operation,
+            per_message_time(m),
+            per_message_bytes(m),
+            duration(m.stats.median_ns),
+            duration(m.stats.p95_ns),
+            duration(m.stats.min_ns),
+            m.stats.cv_pct,
+            thousands(m.size_bytes),
+        ));
+    }
+}
+
 /// A cell of a format-by-dataset table: the number that decides the bold
 /// (smaller is better) and its text.
 type CellText<'a> = dyn Fn(&Format, BenchDataset) -> Option<(u64, String)> + 'a;
@@ -164,11 +232,7 @@ fn push_own_ratios(out: &mut String, plan: &Plan, measurements: &[Measurement]) 
         .copied()
         .filter(|f| f.pinned_by_format_version)
         .collect();
-    let peers: Vec<&Format> = formats
-        .iter()
-        .copied()
-        .filter(|f| !f.pinned_by_format_version)
-        .collect();
+    let peers: Vec<&Format> = formats.iter().copied().filter(|f| f.is_peer()).collect();
     if own.is_empty() || peers.is_empty() {
         return;
     }
@@ -180,10 +244,15 @@ fn push_own_ratios(out: &mut String, plan: &Plan, measurements: &[Measurement]) 
             .map(|m| (m.stats.median_ns, m.size_bytes))
     };
     let reference = Format::from_name(SIZE_REFERENCE).map_or(SIZE_REFERENCE, |f| f.label);
+    let noun = if plan.suite == Suite::Messages {
+        "workload"
+    } else {
+        "dataset"
+    };
     out.push_str(&format!(
         "\n## Surp against the field\n\nSize over {reference}'s; median encode and decode \
          time over the fastest peer format's (named). Below 1 is better.\n\n\
-         | format | dataset | size / {reference} | encode / best peer | decode / best peer |\n\
+         | format | {noun} | size / {reference} | encode / best peer | decode / best peer |\n\
          | --- | --- | --: | --: | --: |\n"
     ));
     let ratio = |f: &Format, d: BenchDataset, op: Operation| -> String {
@@ -293,6 +362,7 @@ mod tests {
                     stats: Stats::from_samples(&[5, 6, 7]).unwrap(),
                     size_bytes: size,
                     zstd_bytes: None,
+                    messages: None,
                 });
             }
         }

@@ -1,7 +1,7 @@
 //! Timing: checks that every format round-trips a dataset exactly, runs the
 //! warm-up, then the timed iterations, each of which runs every operation of
 //! every format once (formats round-robin, the first one rotating), and turns the samples into
-//! [`Measurement`]s. The loop is shared by both suites through [`Lane`].
+//! [`Measurement`]s. The loop is shared by every suite through [`Lane`].
 
 use std::hint::black_box;
 
@@ -12,7 +12,8 @@ use surp_datasets::{Dataset, Value};
 use crate::codec::{CodecError, ValueCodec};
 use crate::difference::first_difference;
 use crate::lane::{Lane, ZSTD_LEVEL, ZstdStep, timed_decode, timed_encode, timed_roundtrip};
-use crate::{BenchDataset, BenchError, Format, Operation, Plan, Stats};
+use crate::workload::WorkloadStream;
+use crate::{BenchDataset, BenchError, Format, Operation, Plan, Stats, Workload};
 
 /// The result of one cell: one format, dataset and operation.
 #[derive(Clone, Debug, PartialEq)]
@@ -29,8 +30,13 @@ pub struct Measurement {
     /// for every operation of a format and dataset).
     pub size_bytes: u64,
     /// The size of that encoding after zstd at level [`ZSTD_LEVEL`]; `None`
-    /// in rows read from a run made before the column existed.
+    /// in the messages suite, and in rows read from a run made before the
+    /// column existed.
     pub zstd_bytes: Option<u64>,
+    /// How many messages the encoding holds: `None` for one document (the
+    /// value and typed suites); in the messages suite the stream's length,
+    /// whose whole size and times the other fields are.
+    pub messages: Option<u64>,
 }
 
 impl Measurement {
@@ -38,6 +44,18 @@ impl Measurement {
     /// bytes per second).
     pub fn mb_per_s(&self) -> f64 {
         mb_per_s(self.size_bytes, self.stats.median_ns)
+    }
+
+    /// The mean size of a message, framing included; the whole size for
+    /// one document.
+    pub fn bytes_per_message(&self) -> f64 {
+        self.size_bytes as f64 / self.messages.unwrap_or(1).max(1) as f64
+    }
+
+    /// The median time per message: the median time of the whole stream
+    /// over its messages; the median time itself for one document.
+    pub fn median_ns_per_message(&self) -> f64 {
+        self.stats.median_ns as f64 / self.messages.unwrap_or(1).max(1) as f64
     }
 }
 
@@ -124,6 +142,34 @@ pub(crate) fn measure_typed_dataset(
     measure_lanes(plan, dataset, &mut lanes, progress)
 }
 
+/// Measures every format of the plan that can read the workload's messages
+/// ([`Format::measures`]) on its stream: each format's lane trains, then is
+/// checked (see the `stream` module), then is timed like the other suites'.
+pub(crate) fn measure_workload(
+    plan: &Plan,
+    workload: Workload,
+    stream: &WorkloadStream,
+    progress: &ProgressBar,
+) -> Result<Vec<Measurement>, BenchError> {
+    let dataset = BenchDataset::Messages(workload);
+    let mut lanes: Vec<FormatLane<'_>> = Vec::with_capacity(plan.formats.len());
+    for &format in plan.formats.iter().filter(|f| f.measures(dataset)) {
+        progress.set_message(format!("{workload}: training and checking {}", format.name));
+        let build = format
+            .messages
+            .expect("a format of the messages suite says how it sends a stream")
+            .lane;
+        let lane = build(stream).map_err(|(operation, message)| BenchError::StreamCheck {
+            format: format.name,
+            workload,
+            operation,
+            message,
+        })?;
+        lanes.push((format, lane));
+    }
+    measure_lanes(plan, dataset, &mut lanes, progress)
+}
+
 /// The timing loop over checked lanes: warm-up runs, then the timed
 /// iterations, then one [`Measurement`] per lane and supported operation.
 fn measure_lanes(
@@ -183,7 +229,7 @@ fn measure_lanes(
         let size_bytes = lane.encoded().len() as u64;
         // A compressed pipeline's size is already its size after zstd;
         // compressing its output again would measure nothing.
-        let zstd_bytes = if format.is_compressed() {
+        let zstd_bytes = if format.is_compressed() || !plan.suite.measures_zstd_size() {
             None
         } else {
             let compressed = zstd::bulk::compress(lane.encoded(), ZSTD_LEVEL).map_err(|err| {
@@ -207,6 +253,7 @@ fn measure_lanes(
                 stats,
                 size_bytes,
                 zstd_bytes,
+                messages: lane.messages(),
             });
         }
     }
@@ -368,6 +415,7 @@ mod tests {
                 value_suite: true,
                 counted: false,
             },
+            messages: None,
         };
         let lossy = ValueCodec {
             encode: |v, buf| Ok(serde_json::to_writer(buf, v)?),

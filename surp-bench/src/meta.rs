@@ -7,12 +7,14 @@ use std::path::Path;
 use std::process::Command;
 
 use serde::Serialize;
-use surp_datasets::typed::{TYPED_DATASET_VERSION, TypedDataset, typed_manifest};
-use surp_datasets::{DATASET_VERSION, manifest};
+use surp_datasets::Scale;
+use surp_datasets::manifest;
+use surp_datasets::typed::{TypedDataset, typed_manifest};
 
 use crate::regression::{NOISY_CV_PCT, REFERENCE_FORMAT, TIME_THRESHOLD_PCT};
 use crate::{
-    BenchDataset, Comparison, FORMATS, Format, Plan, SURP_FORMAT_VERSION, Suite, ZSTD_LEVEL,
+    BenchDataset, Comparison, DICTIONARY_BYTES, FORMATS, Format, Mode, Plan, SURP_FORMAT_VERSION,
+    StreamShape, Suite, TRAINING_MAX, Workload, ZSTD_LEVEL,
 };
 
 include!(concat!(env!("OUT_DIR"), "/locked_versions.rs"));
@@ -27,7 +29,7 @@ pub struct Meta {
     pub harness: String,
     /// "ci" or "full".
     pub mode: &'static str,
-    /// "value" or "typed".
+    /// "value", "typed" or "messages".
     pub suite: &'static str,
     /// The scale of the generated datasets.
     pub dataset_scale: &'static str,
@@ -47,12 +49,16 @@ pub struct Meta {
     pub build_profile: &'static str,
     /// The global allocator.
     pub allocator: &'static str,
-    /// The datasets' version.
+    /// The datasets' version ([`Suite::dataset_version`]).
     pub dataset_version: &'static str,
     /// The PRNG behind the generated datasets.
     pub prng: &'static str,
-    /// Each measured dataset as the manifest pins it.
+    /// Each measured dataset as the manifest pins it; in the messages
+    /// suite, the datasets the workloads are cut from.
     pub datasets: Vec<DatasetMeta>,
+    /// How each workload's stream was cut (messages suite only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub workloads: Vec<WorkloadMeta>,
     /// Each measured format and the version of the crate implementing it.
     pub formats: Vec<FormatMeta>,
     /// The Surp format version the sizes are pinned to.
@@ -80,10 +86,12 @@ pub struct Methodology {
     pub p95: &'static str,
     /// How throughput is computed.
     pub throughput: &'static str,
-    /// What Protobuf's times include.
-    pub protobuf: &'static str,
-    /// How JSON carries bytes.
-    pub json_bytes: &'static str,
+    /// What Protobuf's times include (not in the messages suite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub protobuf: Option<&'static str>,
+    /// How JSON carries bytes (not in the messages suite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub json_bytes: Option<&'static str>,
     /// The clock.
     pub timer: &'static str,
     /// What the compressed-size column is.
@@ -91,10 +99,18 @@ pub struct Methodology {
     /// What the borrowed decode measures (typed suite).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub borrowed_decode: Option<String>,
+    /// How a workload's stream is cut from its dataset (messages suite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub streams: Option<String>,
+    /// How messages are framed (messages suite).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub framing: Option<&'static str>,
     /// Which formats need the schema to decode.
     pub schema: String,
-    /// What became of the v0.1.0 run's encode anomaly, measured.
-    pub encode_anomaly_v0_1_0: &'static str,
+    /// What became of the v0.1.0 run's encode anomaly, measured (not in the
+    /// messages suite, whose formats and ratios are others).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub encode_anomaly_v0_1_0: Option<&'static str>,
 }
 
 impl Methodology {
@@ -120,10 +136,14 @@ impl Methodology {
                   max)",
             throughput: "serialized bytes / median time, in MB/s (10^6 bytes/s); roundtrip counts \
                          the bytes once",
-            protobuf: "prost with a generic Value message; encode includes converting the neutral \
-                       value into it, decode includes converting back",
-            json_bytes: "JSON has no bytes type: bytes are written as base64 strings and decode \
-                         as strings; its round-trip check expects those strings",
+            protobuf: Some(
+                "prost with a generic Value message; encode includes converting the neutral \
+                 value into it, decode includes converting back",
+            ),
+            json_bytes: Some(
+                "JSON has no bytes type: bytes are written as base64 strings and decode as \
+                 strings; its round-trip check expects those strings",
+            ),
             timer: "std::time::Instant around each single run",
             zstd: format!(
                 "zstd_bytes is the encoding compressed with zstd level {ZSTD_LEVEL} (the zstd \
@@ -137,8 +157,10 @@ impl Methodology {
                 and_list(FORMATS.iter().filter(|f| f.is_compressed()).map(|f| f.name)),
             ),
             borrowed_decode: None,
+            streams: None,
+            framing: None,
             schema: schema_note(Suite::Value),
-            encode_anomaly_v0_1_0: ENCODE_ANOMALY,
+            encode_anomaly_v0_1_0: Some(ENCODE_ANOMALY),
         };
         match suite {
             Suite::Value => value,
@@ -154,17 +176,95 @@ impl Methodology {
                          holding the format's encoding; the clock stops before the value is \
                          dropped, and after the drop one 4 KiB block is allocated and freed, \
                          untimed, as in the value suite",
-                protobuf: "prost with one derived message type per dataset type (no protoc); the \
-                           dataset is converted into its messages once, outside the clock, so \
-                           encode and decode time prost on its own message types; the round-trip \
-                           check converts back",
-                json_bytes: "the typed datasets hold no byte strings",
+                protobuf: Some(
+                    "prost with one derived message type per dataset type (no protoc); the \
+                     dataset is converted into its messages once, outside the clock, so encode \
+                     and decode time prost on its own message types; the round-trip check \
+                     converts back",
+                ),
+                json_bytes: Some("the typed datasets hold no byte strings"),
                 schema: schema_note(Suite::Typed),
                 borrowed_decode: Some(borrowed_decode_note()),
                 ..value
             },
+            Suite::Messages => Methodology {
+                encode_buffer: "one run encodes a whole stream: each message is encoded by the \
+                                stream's one encoder into a reused Vec<u8> (cleared, capacity \
+                                kept) through its format's writer API, then framed onto the end \
+                                of the stream's reused Vec<u8> by surp::frame::write_frame_bytes. \
+                                The encoder is made before the clock starts, as a connection's \
+                                would be, and the clock covers every message of the stream",
+                decode: "one run decodes a whole stream from a slice holding it: the frames are \
+                         read in place, and each message is decoded by the stream's one decoder \
+                         (made before the clock starts) into the workload's own type \
+                         (LogRecord<String>, EntityUpdate) or the neutral value, and pushed onto \
+                         a reused Vec; the clock stops before the decoded messages are dropped, \
+                         and one 4 KiB block is allocated and freed after the drop, untimed, as \
+                         in the other suites",
+                order: "per workload: each format trains (outside the clock) and is checked; \
+                        warm-up runs of encode and decode per format; then each timed iteration \
+                        runs encode, then decode, each round-robin over the formats; the format \
+                        that goes first rotates from one iteration to the next. Before timing, \
+                        each format encodes the stream twice (the bytes must match: every stream \
+                        starts afresh) and decodes it (every message must equal the one sent)",
+                throughput: "the whole stream's bytes / the median time of the whole stream, in \
+                             MB/s (10^6 bytes/s)",
+                protobuf: None,
+                json_bytes: None,
+                timer: "std::time::Instant around one whole stream; a time per message is that \
+                        time over the stream's messages",
+                zstd: stream_zstd_note(),
+                streams: Some(streams_note()),
+                framing: Some(
+                    "every message of every format is framed as surp::frame frames a document: \
+                     its length in 4 bytes, little-endian, then the message. The 4 bytes count \
+                     in its size",
+                ),
+                schema: schema_note(Suite::Messages),
+                encode_anomaly_v0_1_0: None,
+                ..value
+            },
         }
     }
+}
+
+/// How the zstd formats of the messages suite work.
+fn stream_zstd_note() -> String {
+    format!(
+        "zstd level {ZSTD_LEVEL}, with the zstd crate. surp_zstd compresses each message alone \
+         into one frame that records its size (one reused bulk Compressor per stream). \
+         surp_zstd_dict does the same with a dictionary of at most {DICTIONARY_BYTES} bytes, \
+         trained by zstd::dict::from_samples on the plain Surp encoding of each training record \
+         and prepared once per workload for compressing and decompressing, outside the clock; \
+         both ends hold it before the stream starts. surp_zstd_stream writes each message into \
+         one zstd::stream::Encoder for the whole stream and flushes it after the message, so \
+         what the flush wrote decodes to the whole message; the receiver feeds each message's \
+         bytes to one streaming decoder (zstd::stream::raw::Decoder). A message of that stream \
+         needs every message before it. The stream is never finished, as a connection's is not \
+         while it is open. None of these formats has a zstd_bytes"
+    )
+}
+
+/// How a workload's stream is cut, with both modes' stream lengths.
+fn streams_note() -> String {
+    format!(
+        "each workload's dataset is verified against its manifest, then cut: its first records \
+         (a fifth, at most {}) are the training records, which train the zstd \
+         dictionary and are never sent; the rest are sent in dataset order, one record per \
+         message, {} messages per stream in full mode and {} in ci mode. When fewer records \
+         are left than a stream's messages, the stream cycles through them and records repeat: \
+         the workloads list of this file gives each stream's distinct records. A repeated record \
+         favours every scheme that keeps state through the stream (a zstd stream finds the \
+         earlier copy within its window), so on a cycled workload such a scheme's size is \
+         smaller than fresh records would make it",
+        thousands_text(TRAINING_MAX),
+        thousands_text(Mode::Full.messages_per_stream()),
+        thousands_text(Mode::Ci.messages_per_stream()),
+    )
+}
+
+fn thousands_text(n: usize) -> String {
+    crate::thousands(n as u64)
 }
 
 /// Names as a list in a sentence: "a", "a and b", "a, b and c".
@@ -182,7 +282,7 @@ fn labels(suite: Suite, keep: impl Fn(&Format) -> bool) -> String {
     and_list(
         FORMATS
             .iter()
-            .filter(|f| f.in_suite(suite) && !f.is_compressed() && keep(f))
+            .filter(|f| f.in_suite(suite) && !f.is_pipeline_in(suite) && keep(f))
             .map(|f| f.label),
     )
 }
@@ -207,6 +307,18 @@ fn schema_note(suite: Suite) -> String {
             labels(suite, |f| f.needs_schema_in(suite)),
             labels(suite, |f| !f.needs_schema_in(suite)),
         ),
+        Suite::Messages => format!(
+            "{} write no field names or types: a reader needs the Rust type to decode them, so \
+             they send only the typed workloads ({}). {} are self-describing",
+            labels(suite, |f| f.needs_schema_in(suite)),
+            and_list(
+                Workload::ALL
+                    .into_iter()
+                    .filter(|w| w.is_typed())
+                    .map(Workload::name)
+            ),
+            labels(suite, |f| !f.needs_schema_in(suite)),
+        ),
     }
 }
 
@@ -226,7 +338,8 @@ fn borrowed_decode_note() -> String {
         and_list(
             FORMATS
                 .iter()
-                .filter(|f| !f.is_compressed() && !f.codec().borrows())
+                .filter(|f| f.in_suite(Suite::Typed) && !f.is_compressed())
+                .filter(|f| !f.codec().borrows())
                 .map(|f| f.implementation)
         ),
     )
@@ -274,6 +387,65 @@ pub struct DatasetMeta {
     pub canonical_len: u64,
     /// The sha256 of those bytes, which the run verified.
     pub sha256: String,
+}
+
+/// How one workload's stream was cut from its dataset (see the `workload`
+/// module).
+#[derive(Clone, Debug, Serialize)]
+pub struct WorkloadMeta {
+    /// The workload's name.
+    pub name: &'static str,
+    /// The dataset its records come from.
+    pub dataset: &'static str,
+    /// What one message is.
+    pub message: &'static str,
+    /// The counts of records and messages.
+    #[serde(flatten)]
+    pub shape: StreamShape,
+    /// How many times each sent record is sent, on average: above 1 when
+    /// the stream cycles.
+    pub sends_per_record: f64,
+}
+
+impl WorkloadMeta {
+    /// Describes a workload's stream.
+    pub fn new(workload: Workload, shape: StreamShape) -> WorkloadMeta {
+        WorkloadMeta {
+            name: workload.name(),
+            dataset: workload.dataset().name(),
+            message: workload.description(),
+            shape,
+            sends_per_record: (shape.sends_per_record() * 100.0).round() / 100.0,
+        }
+    }
+}
+
+impl DatasetMeta {
+    /// The dataset as its manifest pins it at this scale (for a workload,
+    /// the dataset it is cut from); `None` if the manifest lacks it.
+    fn pinned(dataset: BenchDataset, scale: Scale) -> Option<DatasetMeta> {
+        match dataset {
+            BenchDataset::Value(d) => manifest().entry(d, scale).map(|e| DatasetMeta {
+                name: e.dataset.name(),
+                seed: e.seed,
+                records: e.records,
+                canonical_len: e.canonical_len,
+                sha256: e.sha256.clone(),
+            }),
+            BenchDataset::Typed(d) => typed_manifest()
+                .unwrap_or_default()
+                .iter()
+                .find(|e| e.dataset == d.name() && e.scale == scale.name())
+                .map(|e| DatasetMeta {
+                    name: d.name(),
+                    seed: e.seed,
+                    records: e.records,
+                    canonical_len: e.json_len,
+                    sha256: e.sha256.clone(),
+                }),
+            BenchDataset::Messages(w) => DatasetMeta::pinned(w.dataset(), scale),
+        }
+    }
 }
 
 /// One measured format.
@@ -333,29 +505,10 @@ impl Meta {
     /// Describes a run of `plan` on this machine and build.
     pub fn new(plan: &Plan, git: Git, comparison: Comparison) -> Meta {
         let scale = plan.mode.scale();
-        let typed_entries = typed_manifest().unwrap_or_default();
         let datasets = plan
             .datasets
             .iter()
-            .filter_map(|&d| match d {
-                BenchDataset::Value(d) => manifest().entry(d, scale).map(|e| DatasetMeta {
-                    name: e.dataset.name(),
-                    seed: e.seed,
-                    records: e.records,
-                    canonical_len: e.canonical_len,
-                    sha256: e.sha256.clone(),
-                }),
-                BenchDataset::Typed(d) => typed_entries
-                    .iter()
-                    .find(|e| e.dataset == d.name() && e.scale == scale.name())
-                    .map(|e| DatasetMeta {
-                        name: d.name(),
-                        seed: e.seed,
-                        records: e.records,
-                        canonical_len: e.json_len,
-                        sha256: e.sha256.clone(),
-                    }),
-            })
+            .filter_map(|&d| DatasetMeta::pinned(d, scale))
             .collect();
         let formats = plan
             .formats
@@ -388,12 +541,10 @@ impl Meta {
                 "release"
             },
             allocator: ALLOCATOR,
-            dataset_version: match plan.suite {
-                Suite::Value => DATASET_VERSION,
-                Suite::Typed => TYPED_DATASET_VERSION,
-            },
+            dataset_version: plan.suite.dataset_version(),
             prng: PRNG,
             datasets,
+            workloads: Vec::new(),
             formats,
             surp_format_version: SURP_FORMAT_VERSION,
             git,

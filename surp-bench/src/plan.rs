@@ -61,6 +61,16 @@ impl Mode {
         }
     }
 
+    /// The messages in one stream of the messages suite: at least 10,000 in
+    /// full mode, so that what a stream costs once (a zstd context's first
+    /// frame, a session's first messages) is spread thin.
+    pub fn messages_per_stream(self) -> usize {
+        match self {
+            Mode::Ci => 1_000,
+            Mode::Full => 10_000,
+        }
+    }
+
     /// Untimed runs of each format before each operation's timed
     /// iterations, to fault in code and data and size the buffers.
     pub fn warmup_iterations(self) -> usize {
@@ -156,12 +166,13 @@ impl Plan {
     }
 
     /// The formats proper, without the compressed pipelines: what charts,
-    /// the per-format tables and the docs' headlines compare.
+    /// the per-format tables and the docs' headlines compare (in the
+    /// messages suite, every format; see [`Format::is_pipeline_in`]).
     pub fn compared_formats(&self) -> Vec<&'static Format> {
         self.formats
             .iter()
             .copied()
-            .filter(|f| !f.is_compressed())
+            .filter(|f| !f.is_pipeline_in(self.suite))
             .collect()
     }
 
@@ -173,7 +184,7 @@ impl Plan {
             .formats
             .iter()
             .copied()
-            .filter(|f| f.is_compressed())
+            .filter(|f| f.is_pipeline_in(self.suite))
             .collect();
         if pipelines.is_empty() {
             return pipelines;
@@ -189,9 +200,15 @@ impl Plan {
     }
 
     /// The most cells the plan can have, each a format x dataset x
-    /// operation (formats without a borrowed decode have fewer).
+    /// operation where the format measures the dataset (formats without a
+    /// borrowed decode have fewer).
     pub fn cells(&self) -> usize {
-        self.formats.len() * self.datasets.len() * self.suite.operations().len()
+        let pairs = self
+            .datasets
+            .iter()
+            .map(|&d| self.formats.iter().filter(|f| f.measures(d)).count())
+            .sum::<usize>();
+        pairs * self.suite.operations().len()
     }
 }
 

@@ -396,6 +396,7 @@ mod tests {
             },
             size_bytes: size,
             zstd_bytes: None,
+            messages: None,
         }
     }
 
@@ -418,6 +419,7 @@ mod tests {
             value_suite: false,
             counted: false,
         },
+        messages: None,
     };
 
     #[test]

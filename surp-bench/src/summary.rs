@@ -1,5 +1,6 @@
 //! `summary.csv`: one row per format x dataset x operation under a fixed
-//! header, written for every run and read back from a baseline.
+//! header, written for every run and read back from a baseline. The
+//! messages suite's has three more columns, for its messages.
 
 use crate::{BenchDataset, Format, Measurement, Operation, Stats};
 
@@ -7,6 +8,15 @@ use crate::{BenchDataset, Format, Measurement, Operation, Stats};
 /// are only appended.
 pub const CSV_HEADER: &str =
     "format,dataset,op,iterations,median_ns,p95_ns,min_ns,cv_pct,mb_per_s,size_bytes,zstd_bytes";
+
+/// The header of the messages suite's `summary.csv`: [`CSV_HEADER`]'s
+/// columns, in which a row's times and size are those of the whole stream
+/// (framing included) and `zstd_bytes` is empty (zstd is part of some
+/// formats there, not a column), then the stream's messages and the mean
+/// size and median time per message (the size and median over the
+/// messages, two decimals).
+pub const CSV_HEADER_MESSAGES: &str = "format,dataset,op,iterations,median_ns,p95_ns,min_ns,cv_pct,\
+     mb_per_s,size_bytes,zstd_bytes,messages,bytes_per_message,median_ns_per_message";
 
 /// The header before `zstd_bytes` was added (v0.1.0 runs and the Python
 /// harness's `python_summary.csv`), still read.
@@ -16,14 +26,20 @@ pub const CSV_HEADER_V1: &str =
 /// The measurements as `summary.csv`: the header, then one line per
 /// measurement in the given order. Times are integer nanoseconds; `cv_pct`
 /// and `mb_per_s` have two decimals; `p95_ns` is the maximum when
-/// `iterations` is below 20.
+/// `iterations` is below 20. Measurements of streams of messages get
+/// [`CSV_HEADER_MESSAGES`] and its columns.
 pub fn to_csv(measurements: &[Measurement]) -> String {
+    let streams = measurements.iter().any(|m| m.messages.is_some());
     let mut out = String::with_capacity(64 * (measurements.len() + 1));
-    out.push_str(CSV_HEADER);
+    out.push_str(if streams {
+        CSV_HEADER_MESSAGES
+    } else {
+        CSV_HEADER
+    });
     out.push('\n');
     for m in measurements {
         out.push_str(&format!(
-            "{},{},{},{},{},{},{},{:.2},{:.2},{},{}\n",
+            "{},{},{},{},{},{},{},{:.2},{:.2},{},{}",
             m.format.name,
             m.dataset,
             m.operation,
@@ -36,6 +52,17 @@ pub fn to_csv(measurements: &[Measurement]) -> String {
             m.size_bytes,
             m.zstd_bytes.map_or_else(String::new, |z| z.to_string())
         ));
+        if streams {
+            out.push_str(&match m.messages {
+                Some(n) => format!(
+                    ",{n},{:.2},{:.2}",
+                    m.bytes_per_message(),
+                    m.median_ns_per_message()
+                ),
+                None => ",,,".to_owned(),
+            });
+        }
+        out.push('\n');
     }
     out
 }
@@ -64,14 +91,19 @@ pub struct CsvRow<'a> {
     /// The `zstd_bytes` column: `None` where the file has no such column or
     /// the field is empty.
     pub zstd_bytes: Option<u64>,
+    /// The `messages` column of the messages suite: `None` in other
+    /// summaries.
+    pub messages: Option<u64>,
 }
 
-/// Splits a summary CSV into rows. A header other than [`CSV_HEADER`] or
-/// [`CSV_HEADER_V1`], a row with another number of fields than its header,
-/// or a field that is not a number is an error naming the line.
+/// Splits a summary CSV into rows. A header other than [`CSV_HEADER`],
+/// [`CSV_HEADER_MESSAGES`] or [`CSV_HEADER_V1`], a row with another number
+/// of fields than its header, or a field that is not a number is an error
+/// naming the line.
 pub fn csv_rows(text: &str) -> Result<Vec<CsvRow<'_>>, String> {
     let mut lines = text.lines();
     let columns = match lines.next() {
+        Some(CSV_HEADER_MESSAGES) => 14,
         Some(CSV_HEADER) => 11,
         Some(CSV_HEADER_V1) => 10,
         Some(other) => return Err(format!("its header is `{other}`, not `{CSV_HEADER}`")),
@@ -90,7 +122,9 @@ pub fn csv_rows(text: &str) -> Result<Vec<CsvRow<'_>>, String> {
                 fields.len()
             ));
         }
-        let zstd = if columns == 11 { fields.pop() } else { None };
+        // The messages columns, then zstd_bytes, come off the end.
+        let per_message = fields.split_off(fields.len().min(11));
+        let zstd = if columns >= 11 { fields.pop() } else { None };
         let [
             format,
             dataset,
@@ -137,6 +171,15 @@ pub fn csv_rows(text: &str) -> Result<Vec<CsvRow<'_>>, String> {
                 None | Some("") => None,
                 Some(z) => Some(number(z, "zstd_bytes")?),
             },
+            messages: match per_message[..] {
+                [] => None,
+                [messages, bytes, ns] => {
+                    decimal(bytes, "bytes_per_message")?;
+                    decimal(ns, "median_ns_per_message")?;
+                    Some(number(messages, "messages")?)
+                }
+                _ => unreachable!("the field count was checked above"),
+            },
         });
     }
     Ok(rows)
@@ -165,6 +208,7 @@ pub fn parse_csv(text: &str) -> Result<(Vec<Measurement>, Vec<String>), String> 
             stats: row.stats,
             size_bytes: row.size_bytes,
             zstd_bytes: row.zstd_bytes,
+            messages: row.messages,
         });
     }
     Ok((measurements, skipped))
@@ -188,6 +232,7 @@ mod tests {
             },
             size_bytes: 1_000_000,
             zstd_bytes: Some(400_000),
+            messages: None,
         }
     }
 
@@ -209,6 +254,34 @@ mod tests {
         let mut expected = sample();
         expected.stats.cv_pct = 4.57;
         assert_eq!(rows, vec![expected]);
+    }
+
+    #[test]
+    fn a_stream_s_row_adds_its_messages_and_reads_back() {
+        let mut stream = sample();
+        stream.format = Format::from_name("surp_zstd_stream").unwrap();
+        stream.dataset = crate::Workload::LogRecord.into();
+        stream.zstd_bytes = None;
+        stream.messages = Some(10_000);
+        let csv = to_csv(&[stream.clone()]);
+        assert_eq!(
+            csv,
+            format!(
+                "{CSV_HEADER_MESSAGES}\nsurp_zstd_stream,log_record,decode,5,2000000,2500000,\
+                 1900000,4.57,500.00,1000000,,10000,100.00,200.00\n"
+            )
+        );
+        assert!(CSV_HEADER_MESSAGES.starts_with(CSV_HEADER));
+        let (rows, skipped) = parse_csv(&csv).unwrap();
+        assert!(skipped.is_empty());
+        stream.stats.cv_pct = 4.57;
+        assert_eq!(rows, vec![stream]);
+        let bad = csv.replace(",100.00,", ",many,");
+        assert!(
+            parse_csv(&bad)
+                .unwrap_err()
+                .contains("bytes_per_message `many`")
+        );
     }
 
     #[test]

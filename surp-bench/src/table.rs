@@ -1,17 +1,27 @@
 //! The results table printed on stdout at the end of a run, and the
 //! regression check's findings under it.
 
-use crate::units::{duration, thousands};
-use crate::{Comparison, Measurement, Operation, Plan};
+use crate::units::{TIME_UNITS, duration, human, thousands};
+use crate::{Comparison, Measurement, Operation, Plan, Suite};
 
 /// One line per dataset and format: size, then each operation's median with
-/// its CV; then the regression check.
+/// its CV; then the regression check. In the messages suite the size and
+/// the times are per message.
 pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparison) -> String {
+    let messages = plan.suite == Suite::Messages;
     let mut out = format!(
-        "surp-bench {} suite, {} mode: {}; times are medians (± CV)\n\n",
+        "surp-bench {} suite, {} mode: {}; times are medians (± CV){}\n\n",
         plan.suite,
         plan.mode,
-        plan.describe_iterations()
+        plan.describe_iterations(),
+        if messages {
+            format!(
+                "; one run is a stream of {} messages, and sizes and times are per message",
+                thousands(plan.mode.messages_per_stream() as u64)
+            )
+        } else {
+            String::new()
+        }
     );
     let name_width = plan
         .datasets
@@ -29,7 +39,13 @@ pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparis
         .max(6);
     out.push_str(&format!(
         "{:name_width$}  {:format_width$}  {:>12}",
-        "dataset", "format", "size (bytes)"
+        if messages { "workload" } else { "dataset" },
+        "format",
+        if messages {
+            "bytes/msg"
+        } else {
+            "size (bytes)"
+        }
     ));
     for op in plan.suite.operations() {
         out.push_str(&format!("  {:>18}", op.name()));
@@ -42,14 +58,18 @@ pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparis
                     .iter()
                     .find(|m| m.format == format && m.dataset == dataset && m.operation == op)
             };
-            let Some(size) = cell(Operation::Encode).map(|m| m.size_bytes) else {
+            let Some(encoded) = cell(Operation::Encode) else {
                 continue;
             };
+            let size = if messages {
+                format!("{:.1}", encoded.bytes_per_message())
+            } else {
+                thousands(encoded.size_bytes)
+            };
             out.push_str(&format!(
-                "{:name_width$}  {:format_width$}  {:>12}",
+                "{:name_width$}  {:format_width$}  {size:>12}",
                 dataset.name(),
                 format.name,
-                thousands(size)
             ));
             for &op in plan.suite.operations() {
                 let text = cell(op).map_or_else(
@@ -60,11 +80,12 @@ pub fn to_table(plan: &Plan, measurements: &[Measurement], comparison: &Comparis
                         } else {
                             ""
                         };
-                        format!(
-                            "{noisy}{} ±{:.0}%",
-                            duration(m.stats.median_ns),
-                            m.stats.cv_pct
-                        )
+                        let median = if messages {
+                            human(&TIME_UNITS, m.median_ns_per_message())
+                        } else {
+                            duration(m.stats.median_ns)
+                        };
+                        format!("{noisy}{median} ±{:.0}%", m.stats.cv_pct)
                     },
                 );
                 out.push_str(&format!("  {text:>18}"));

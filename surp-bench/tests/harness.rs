@@ -7,16 +7,23 @@ use std::fs;
 use std::path::Path;
 use std::process::Command;
 
-use surp_bench::{BenchDataset, CSV_HEADER, Dataset, FORMATS, Mode, Options, Plan, Suite};
+use surp_bench::{
+    BenchDataset, CSV_HEADER, CSV_HEADER_MESSAGES, Chart, Dataset, FORMATS, Mode, Options, Plan,
+    Suite, Workload,
+};
 use surp_datasets::typed::TypedDataset;
 
 const DATASETS: [Dataset; 2] = [Dataset::StringHeavy, Dataset::NestedDeep];
 const TYPED_DATASETS: [TypedDataset; 2] = [TypedDataset::Log, TypedDataset::GameSave];
+/// One typed workload and one of dynamic values, which the formats that
+/// need the schema do not send.
+const WORKLOADS: [Workload; 2] = [Workload::LogRecord, Workload::CitmEvent];
 
 fn datasets(suite: Suite) -> Vec<BenchDataset> {
     match suite {
         Suite::Value => DATASETS.map(BenchDataset::Value).to_vec(),
         Suite::Typed => TYPED_DATASETS.map(BenchDataset::Typed).to_vec(),
+        Suite::Messages => WORKLOADS.map(BenchDataset::Messages).to_vec(),
     }
 }
 
@@ -43,58 +50,79 @@ fn run_into(dir: &Path, baseline: Option<&Path>) -> surp_bench::Report {
     surp_bench::run(&options).unwrap()
 }
 
-/// The `size_bytes` and `zstd_bytes` columns of a suite's summary.csv.
+/// The `size_bytes` and `zstd_bytes` columns of a suite's summary.csv, and
+/// the messages suite's `messages` and `bytes_per_message` after them (not
+/// its time per message).
 fn size_columns(dir: &Path) -> Vec<String> {
     fs::read_to_string(dir.join("summary.csv"))
         .unwrap()
         .lines()
-        .map(|line| line.split(',').skip(9).collect::<Vec<_>>().join(","))
+        .map(|line| {
+            line.split(',')
+                .skip(9)
+                .take(4)
+                .collect::<Vec<_>>()
+                .join(",")
+        })
         .collect()
 }
 
 #[test]
-fn a_run_writes_every_output_file_of_both_suites() {
+fn a_run_writes_every_output_file_of_every_suite() {
     let dir = tempfile::tempdir().unwrap();
     let report = run_into(dir.path(), None);
     assert_eq!(
         CSV_HEADER,
         "format,dataset,op,iterations,median_ns,p95_ns,min_ns,cv_pct,mb_per_s,size_bytes,zstd_bytes"
     );
-    assert_eq!(report.suites.len(), 2);
+    assert_eq!(report.suites.len(), 3);
     for suite_report in &report.suites {
         let suite = suite_report.plan.suite;
         let folder = dir.path().join(suite.subfolder());
         assert_eq!(suite_report.output, folder);
         let csv = fs::read_to_string(folder.join("summary.csv")).unwrap();
         let mut lines = csv.lines();
-        assert_eq!(lines.next(), Some(CSV_HEADER));
+        let (header, columns) = match suite {
+            Suite::Messages => (CSV_HEADER_MESSAGES, 14),
+            Suite::Value | Suite::Typed => (CSV_HEADER, 11),
+        };
+        assert_eq!(lines.next(), Some(header));
         let rows: Vec<&str> = lines.collect();
         assert_eq!(suite_report.measurements.len(), rows.len());
-        // Every format has every operation of the suite on every dataset,
-        // except that borrowed decoding is missing where the format cannot
-        // borrow (ciborium, prost).
-        let cells = suite_report.plan.formats.len()
-            * suite_report.plan.datasets.len()
-            * suite.operations().len();
+        // Every format has every operation of the suite on every dataset
+        // it measures, except that borrowed decoding is missing where the
+        // format cannot borrow (ciborium, prost). In the messages suite the
+        // formats that need the schema send only the typed workload.
         let missing = match suite {
-            Suite::Value => 0,
+            Suite::Value | Suite::Messages => 0,
             Suite::Typed => 2 * TYPED_DATASETS.len(),
         };
-        assert_eq!(rows.len(), cells - missing, "{suite}");
+        assert_eq!(rows.len(), suite_report.plan.cells() - missing, "{suite}");
+        if suite == Suite::Messages {
+            let formats = suite_report.plan.formats.len();
+            assert_eq!(rows.len(), (formats + formats - 2) * 2);
+        }
         for row in &rows {
             let fields: Vec<&str> = row.split(',').collect();
-            assert_eq!(fields.len(), 11, "{row}");
+            assert_eq!(fields.len(), columns, "{row}");
             assert_eq!(fields[3], "2", "{row}");
             let size = fields[9].parse::<u64>().unwrap();
             assert!(size > 0, "{row}");
-            // A compressed pipeline's size is compressed already: no zstd_bytes.
-            if surp_bench::Format::from_name(fields[0])
-                .unwrap()
-                .is_compressed()
-            {
+            // A compressed pipeline's size is compressed already, and in
+            // the messages suite zstd is a format: no zstd_bytes.
+            let format = surp_bench::Format::from_name(fields[0]).unwrap();
+            if format.is_compressed() || suite == Suite::Messages {
                 assert_eq!(fields[10], "", "{row}");
             } else {
                 assert!(fields[10].parse::<u64>().unwrap() > 0, "{row}");
+            }
+            if suite == Suite::Messages {
+                let messages: u64 = fields[11].parse().unwrap();
+                assert_eq!(messages, Mode::Ci.messages_per_stream() as u64, "{row}");
+                // Each message's frame has a 4-byte length prefix.
+                let per_message: f64 = fields[12].parse().unwrap();
+                assert!(per_message > 4.0, "{row}");
+                assert!((per_message * messages as f64 - size as f64).abs() < messages as f64);
             }
         }
         if suite == Suite::Typed {
@@ -134,12 +162,13 @@ fn a_run_writes_every_output_file_of_both_suites() {
                     chart.file_name()
                 );
             }
-            // The compressed pipelines are in no chart.
+            // The compressed pipelines are in no chart (the messages suite
+            // has none: its compressed formats are compared like any).
             for pipeline in suite_report
                 .plan
                 .formats
                 .iter()
-                .filter(|f| f.is_compressed())
+                .filter(|f| f.is_pipeline_in(suite))
             {
                 assert!(
                     !texts.contains(&pipeline.label),
@@ -179,20 +208,46 @@ fn a_run_writes_every_output_file_of_both_suites() {
         assert_eq!(meta["regressions"], serde_json::json!([]));
         assert_eq!(meta["datasets"].as_array().unwrap().len(), 2);
         assert!(meta["rustc"].as_str().unwrap().starts_with("rustc "));
+        assert_eq!(meta["dataset_version"], suite.dataset_version());
 
         let markdown = fs::read_to_string(folder.join("summary.md")).unwrap();
         let mut headings = vec![
-            "## Serialized size",
-            "## Size after zstd",
             "## Encode",
             "## Decode",
-            "## Roundtrip",
             "## Surp against the field",
-            "## Compressed with zstd",
             "## Every cell",
         ];
+        match suite {
+            Suite::Value | Suite::Typed => headings.extend([
+                "## Serialized size",
+                "## Size after zstd",
+                "## Roundtrip",
+                "## Compressed with zstd",
+            ]),
+            Suite::Messages => headings.push("## Bytes per message"),
+        }
         if suite == Suite::Typed {
             headings.push("## Borrowed decode");
+        }
+        if suite == Suite::Messages {
+            // How each stream was cut, cycles included, is in meta.json.
+            let workloads = meta["workloads"].as_array().unwrap();
+            let names: Vec<&str> = workloads
+                .iter()
+                .map(|w| w["name"].as_str().unwrap())
+                .collect();
+            assert_eq!(names, ["log_record", "citm_event"]);
+            let citm = &workloads[1];
+            assert_eq!(citm["dataset"], "citm_catalog");
+            assert_eq!(citm["records"], 184);
+            assert_eq!(citm["training_records"], 36);
+            assert_eq!(citm["distinct_messages"], 148);
+            assert_eq!(citm["messages"], 1_000);
+            assert!(citm["sends_per_record"].as_f64().unwrap() > 6.0);
+            let streams = meta["methodology"]["streams"].as_str().unwrap();
+            assert!(streams.contains("cycles"), "{streams}");
+        } else {
+            assert!(meta.get("workloads").is_none());
         }
         for heading in headings {
             assert!(
@@ -215,9 +270,13 @@ fn two_runs_give_identical_sizes_and_an_identical_size_chart() {
             size_columns(&folder(first.path())),
             size_columns(&folder(second.path()))
         );
-        for chart in ["size.svg", "size_zstd.svg"] {
-            let read = |dir: &Path| fs::read(folder(dir).join("charts").join(chart)).unwrap();
-            assert_eq!(read(first.path()), read(second.path()), "{suite} {chart}");
+        for chart in suite.charts() {
+            if !matches!(chart, Chart::Size | Chart::ZstdSize) {
+                continue;
+            }
+            let name = chart.file_name();
+            let read = |dir: &Path| fs::read(folder(dir).join("charts").join(name)).unwrap();
+            assert_eq!(read(first.path()), read(second.path()), "{suite} {name}");
         }
     }
 }

@@ -170,6 +170,7 @@ fn push_zstd_suite(out: &mut String, run: &Run) {
     let title = match run.suite() {
         Suite::Value => "Value suite",
         Suite::Typed => "Typed suite",
+        Suite::Messages => unreachable!("the pipelines are compared in the value and typed suites"),
     };
     let page = run.page_name();
     out.push_str(&format!(
@@ -230,6 +231,7 @@ fn push_zstd_suite(out: &mut String, run: &Run) {
             (Operation::DecodeBorrowed, "Borrowed decode"),
             (Operation::Encode, "Encode"),
         ],
+        Suite::Messages => unreachable!("the pipelines are compared in the value and typed suites"),
     };
     for &(op, title) in ops {
         let parts: Vec<String> = WAYS[1..]
@@ -317,6 +319,9 @@ pub fn dedup_shapes_fragment(runs: &[Run]) -> String {
                 "compact MessagePack",
                 "MessagePack with structs as arrays, which needs the schema to decode",
             ),
+            Suite::Messages => {
+                unreachable!("shapes only is measured in the value and typed suites")
+            }
         };
         let page = suite_run.page_name();
         out.push_str(&format!(

@@ -290,9 +290,9 @@ pub fn dataset_cards(run: &Run) -> String {
             html(&d.name),
             thousands(d.records),
             thousands(d.canonical_len),
-            match run.suite() {
-                Suite::Value => "canonical bytes",
-                Suite::Typed => "bytes as JSON",
+            match BenchDataset::from_name(&d.name).map(BenchDataset::suite) {
+                Some(Suite::Typed) => "bytes as JSON",
+                _ => "canonical bytes",
             },
             html(description)
         ));

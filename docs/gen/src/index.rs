@@ -84,13 +84,13 @@ pub fn index_page(runs: &[Run]) -> String {
     out
 }
 
-/// The formats of the harness's table that `pick` selects, other than the
-/// project's own and the compressed pipelines, each with its crate:
+/// The peers of the harness's table ([`Format::is_peer`]) that `pick`
+/// selects, each with its crate:
 /// "JSON (serde_json), MessagePack (rmp-serde) and CBOR (ciborium)".
 fn peers(pick: impl Fn(&Format) -> bool) -> String {
     let names: Vec<String> = FORMATS
         .iter()
-        .filter(|f| pick(f) && !f.pinned_by_format_version && !f.is_compressed())
+        .filter(|f| pick(f) && f.is_peer())
         .map(|f| {
             if f.label.to_lowercase().contains(f.implementation) {
                 f.label.to_owned()

@@ -70,19 +70,19 @@ impl Run {
     }
 
     /// The name of this suite's page: `v<version>` for the value suite,
-    /// `v<version>-typed` for the typed suite.
+    /// `v<version>-<suite>` for the others (`v0.2.0-typed`).
     pub fn page_name(&self) -> String {
         match self.suite() {
             Suite::Value => self.name(),
-            Suite::Typed => format!("{}-typed", self.name()),
+            suite => format!("{}-{suite}", self.name()),
         }
     }
 
     /// The suite's folder under `docs/assets/bench/`.
     pub fn assets_dir(&self) -> String {
-        match self.suite() {
-            Suite::Value => self.name(),
-            Suite::Typed => format!("{}/{TYPED_DIR}", self.name()),
+        match self.suite().subfolder() {
+            "" => self.name(),
+            folder => format!("{}/{folder}", self.name()),
         }
     }
 
@@ -220,7 +220,7 @@ impl Run {
             }
         }
         let (python, js) = match suite {
-            Suite::Typed => (None, None),
+            Suite::Typed | Suite::Messages => (None, None),
             Suite::Value => (
                 PythonRun::load_beside(dir, &meta)?,
                 JsRun::load_beside(dir, &meta)?,
