@@ -29,6 +29,13 @@ pub fn index_page(runs: &[Run]) -> String {
         peers(|f| f.in_suite(Suite::Value)),
         peers(|f| !f.in_suite(Suite::Value)),
     );
+    if runs.iter().any(|run| run.messages.is_some()) {
+        out.push_str(
+            "A run's *messages suite*, where it has one, sends streams of many small messages, \
+             one record each, and adds Surp with zstd per message, with a dictionary and as one \
+             stream.\n\n",
+        );
+    }
     if runs.is_empty() {
         out.push_str(
             "**No benchmark run is committed yet.** When one is, its page appears here. \
@@ -66,8 +73,12 @@ pub fn index_page(runs: &[Run]) -> String {
             .as_deref()
             .map_or_else(|| "unknown".to_owned(), |c| format!("`{}`", short(c)));
         let mut others = String::new();
-        if let Some(typed) = &run.typed {
-            others.push_str(&format!(" ([typed suite]({}.md))", typed.page_name()));
+        for other in run.other_suites() {
+            others.push_str(&format!(
+                " ([{} suite]({}.md))",
+                other.suite(),
+                other.page_name()
+            ));
         }
         for link in run.lang_links() {
             others.push_str(&format!(" ([{}]({}.md))", link.lang.name, link.page));
@@ -102,6 +113,14 @@ fn peers(pick: impl Fn(&Format) -> bool) -> String {
     and_list(&names)
 }
 
+/// "typed" as a title: "Typed".
+fn capitalized(word: &str) -> String {
+    let mut chars = word.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
+}
+
 fn short(commit: &str) -> &str {
     commit.get(..12).unwrap_or(commit)
 }
@@ -125,10 +144,11 @@ pub fn with_run_entries(summary: &str, runs: &[Run]) -> Option<String> {
             "{indent}- [{name}](bench/{name}.md)\n",
             name = run.name()
         ));
-        if let Some(typed) = &run.typed {
+        for other in run.other_suites() {
             entries.push_str(&format!(
-                "{indent}    - [Typed suite](bench/{}.md)\n",
-                typed.page_name()
+                "{indent}    - [{} suite](bench/{}.md)\n",
+                capitalized(other.suite().name()),
+                other.page_name()
             ));
         }
         for link in run.lang_links() {

@@ -39,6 +39,7 @@ mod js_page;
 mod lang_meta;
 mod lang_page;
 mod lang_run;
+mod messages_page;
 mod meta;
 mod page;
 mod python_meta;
@@ -54,6 +55,7 @@ pub use js_meta::{
 pub use js_page::{JS_CHART_SCRIPT, JS_FORMATS};
 pub use lang_meta::{HarnessDataset, HarnessMachine, HarnessMeta, Lang, LangMeta, Package};
 pub use lang_run::{LangMeasurement, LangRun};
+pub use messages_page::GUIDANCE_HEADING;
 pub use meta::RunMeta;
 pub use page::{ASSETS_FROM_BENCH, EVERY_CELL_HEADING, chart_alt};
 pub use python_meta::{

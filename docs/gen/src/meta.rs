@@ -14,8 +14,8 @@ pub struct RunMeta {
     pub harness: String,
     /// "ci" or "full".
     pub mode: String,
-    /// "value" or "typed"; runs made before the typed suite have none and
-    /// are value-suite runs.
+    /// "value", "typed" or "messages"; runs made before the typed suite
+    /// have none and are value-suite runs.
     #[serde(default)]
     pub suite: Option<String>,
     /// The scale of the generated datasets.
@@ -40,6 +40,9 @@ pub struct RunMeta {
     pub prng: String,
     /// Each measured dataset as the manifest pins it.
     pub datasets: Vec<DatasetMeta>,
+    /// How each workload's stream was cut (messages suite only).
+    #[serde(default)]
+    pub workloads: Vec<WorkloadMeta>,
     /// Each measured format and its implementation.
     pub formats: Vec<FormatMeta>,
     /// The Surp wire format version.
@@ -86,6 +89,34 @@ pub struct DatasetMeta {
     pub canonical_len: u64,
     /// The sha256 of its canonical bytes, verified by the run.
     pub sha256: String,
+}
+
+/// How one workload's stream was cut (`surp_bench`'s `WorkloadMeta`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct WorkloadMeta {
+    /// The workload's name.
+    pub name: String,
+    /// The dataset its records come from.
+    pub dataset: String,
+    /// What one message is.
+    pub message: String,
+    /// The records the dataset has at the run's scale.
+    pub records: u64,
+    /// The first records, which train and are never sent.
+    pub training_records: u64,
+    /// The records that are sent, each at least once.
+    pub distinct_messages: u64,
+    /// The messages in a stream.
+    pub messages: u64,
+    /// How many times each sent record is sent, on average.
+    pub sends_per_record: f64,
+}
+
+impl WorkloadMeta {
+    /// Whether the stream sends some records more than once.
+    pub fn cycles(&self) -> bool {
+        self.messages > self.distinct_messages
+    }
 }
 
 /// One measured format.

@@ -41,10 +41,10 @@ pub struct Run {
     /// The typed suite of the same run, when the folder has a `typed/`
     /// subfolder.
     pub typed: Option<Box<Run>>,
+    /// The messages suite of the same run, when the folder has a
+    /// `messages/` subfolder.
+    pub messages: Option<Box<Run>>,
 }
-
-/// The folder of a run that holds its typed suite.
-pub const TYPED_DIR: &str = "typed";
 
 /// The page of a language harness's run beside a Rust run's page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -84,6 +84,12 @@ impl Run {
             "" => self.name(),
             folder => format!("{}/{folder}", self.name()),
         }
+    }
+
+    /// The runs of the other suites beside this value-suite run, in the
+    /// order a run measures them.
+    pub fn other_suites(&self) -> impl Iterator<Item = &Run> {
+        self.typed.iter().chain(&self.messages).map(|run| &**run)
     }
 
     /// The charts the run has: its suite's, less the compressed-size chart
@@ -156,9 +162,9 @@ impl Run {
         let mode = Mode::from_name(&meta.mode)
             .ok_or_else(|| bad(format!("meta.json names an unknown mode `{}`", meta.mode)))?;
         let suite = match meta.suite.as_deref() {
-            None | Some("value") => Suite::Value,
-            Some("typed") => Suite::Typed,
-            Some(other) => return Err(bad(format!("meta.json names an unknown suite `{other}`"))),
+            None => Suite::Value,
+            Some(name) => Suite::from_name(name)
+                .ok_or_else(|| bad(format!("meta.json names an unknown suite `{name}`")))?,
         };
         let mut formats: Vec<&'static Format> = Vec::new();
         let mut datasets: Vec<BenchDataset> = Vec::new();
@@ -179,7 +185,9 @@ impl Run {
         let names: Vec<&str> = plan.formats.iter().map(|f| f.name).collect();
         // Borrowed decoding is optional per cell (not every format can
         // borrow, not every dataset has strings); every other operation of
-        // the suite must be there for every format and dataset.
+        // the suite must be there for every format and dataset it measures
+        // (in the messages suite, the formats that need the schema send
+        // only the typed workloads).
         let required: Vec<Operation> = suite
             .operations()
             .iter()
@@ -189,12 +197,15 @@ impl Run {
         let (optional, required_rows): (Vec<_>, Vec<_>) = rows
             .iter()
             .partition(|(_, _, op)| *op == Operation::DecodeBorrowed);
+        let measures =
+            |name: &str, d: BenchDataset| Format::from_name(name).is_some_and(|f| f.measures(d));
         check_every_cell_once(
             "summary.csv",
             &required_rows,
             &names,
             &plan.datasets,
             &required,
+            measures,
         )
         .map_err(bad)?;
         for (i, row) in optional.iter().enumerate() {
@@ -226,18 +237,24 @@ impl Run {
                 JsRun::load_beside(dir, &meta)?,
             ),
         };
-        let typed_dir = dir.join(TYPED_DIR);
-        let typed = if suite == Suite::Value && typed_dir.is_dir() {
-            let typed = Run::load(&typed_dir, version.clone())?;
-            if typed.suite() != Suite::Typed {
+        // The other suites of a run sit in their folders of the value
+        // suite's.
+        let beside = |other: Suite| -> Result<Option<Box<Run>>, DocsError> {
+            let other_dir = dir.join(other.subfolder());
+            if suite != Suite::Value || !other_dir.is_dir() {
+                return Ok(None);
+            }
+            let run = Run::load(&other_dir, version.clone())?;
+            if run.suite() != other {
                 return Err(bad(format!(
-                    "{TYPED_DIR}/meta.json is not a typed-suite run"
+                    "{}/meta.json is not a {other}-suite run",
+                    other.subfolder()
                 )));
             }
-            Some(Box::new(typed))
-        } else {
-            None
+            Ok(Some(Box::new(run)))
         };
+        let typed = beside(Suite::Typed)?;
+        let messages = beside(Suite::Messages)?;
         let run = Run {
             version,
             dir: dir.to_owned(),
@@ -247,6 +264,7 @@ impl Run {
             python,
             js,
             typed,
+            messages,
         };
         for chart in run.charts() {
             if !dir.join("charts").join(chart.file_name()).is_file() {
@@ -265,27 +283,37 @@ impl Run {
 }
 
 /// Checks that a summary's rows, given as (format, dataset, operation),
-/// hold every combination of `formats` x `datasets` x `operations` exactly
-/// once; `file` names the summary in the error.
+/// hold every combination of `formats` x `datasets` x `operations` for
+/// which `measures(format, dataset)` exactly once; `file` names the summary
+/// in the error.
 pub(crate) fn check_every_cell_once<D: Copy + PartialEq + std::fmt::Display>(
     file: &str,
     rows: &[(&str, D, Operation)],
     formats: &[&str],
     datasets: &[D],
     operations: &[Operation],
+    measures: impl Fn(&str, D) -> bool,
 ) -> Result<(), String> {
-    let expected = formats.len() * datasets.len() * operations.len();
+    let pairs = formats
+        .iter()
+        .map(|&f| datasets.iter().filter(|&&d| measures(f, d)).count())
+        .sum::<usize>();
+    let expected = pairs * operations.len();
     if rows.len() != expected {
+        let all = formats.len() * datasets.len();
+        let pairs = if pairs == all {
+            format!("{} formats x {} datasets", formats.len(), datasets.len())
+        } else {
+            format!("{pairs} pairs of a format and a dataset it measures")
+        };
         return Err(format!(
-            "{file} has {} rows, but {} formats x {} datasets x {} operations make {expected}",
+            "{file} has {} rows, but {pairs} x {} operations make {expected}",
             rows.len(),
-            formats.len(),
-            datasets.len(),
             operations.len()
         ));
     }
     for &f in formats {
-        for &d in datasets {
+        for &d in datasets.iter().filter(|&&d| measures(f, d)) {
             for &op in operations {
                 let n = rows.iter().filter(|&&row| row == (f, d, op)).count();
                 if n != 1 {

@@ -83,10 +83,10 @@ impl Site {
         files.insert(dir.join("dedup-shapes.md"), dedup_shapes_fragment(&runs));
         for run in &runs {
             files.insert(dir.join(format!("{}.md", run.name())), run_page(run));
-            if let Some(typed) = &run.typed {
+            for other in run.other_suites() {
                 files.insert(
-                    dir.join(format!("{}.md", typed.page_name())),
-                    run_page(typed),
+                    dir.join(format!("{}.md", other.page_name())),
+                    run_page(other),
                 );
             }
             if let Some(py) = &run.python {

@@ -27,23 +27,27 @@ pub const DATASETS: [Dataset; 2] = [Dataset::NestedDeep, Dataset::StringHeavy];
 pub fn run_dir() -> &'static Path {
     static RUN: OnceLock<tempfile::TempDir> = OnceLock::new();
     RUN.get_or_init(|| {
-        let dir = tempfile::tempdir().unwrap();
         let formats = FORMATS
             .iter()
             .filter(|f| FORMAT_NAMES.contains(&f.name))
             .collect();
         let datasets = DATASETS.map(Into::into).to_vec();
-        let plan = Plan::new(Mode::Ci, Suite::Value, formats, datasets, Some(1)).unwrap();
-        surp_bench::run(&Options {
-            plans: vec![plan],
-            output: dir.path().to_owned(),
-            baseline: None,
-            progress: false,
-        })
-        .unwrap();
-        dir
+        small_run(Plan::new(Mode::Ci, Suite::Value, formats, datasets, Some(1)).unwrap())
     })
     .path()
+}
+
+/// A real run of the harness on `plan`, in a new temporary folder.
+pub fn small_run(plan: Plan) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    surp_bench::run(&Options {
+        plans: vec![plan],
+        output: dir.path().to_owned(),
+        baseline: None,
+        progress: false,
+    })
+    .unwrap();
+    dir
 }
 
 /// A `docs/` folder with a SUMMARY.md and a copy of the run under each of
