@@ -51,6 +51,16 @@
 //! are `surp::__private::dedup`, which this encoder, the decoder and `surp inspect`
 //! all call.
 //!
+//! ## Sessions and dictionaries
+//!
+//! A stream of small messages shrinks further when the tables last from
+//! one message to the next ([`SessionOptions`], [`SessionEncoder`],
+//! [`SessionDecoder`]), or start from strings and shapes agreed out of
+//! band ([`Dictionary`]): `docs/spec.md`, section 9. With the `tokio`
+//! feature, `codec::SessionCodec` carries a session over any
+//! `AsyncRead`/`AsyncWrite` as a `tokio-util` codec, each document a
+//! `surp::frame`.
+//!
 //! ## When to use it
 //!
 //! When documents repeat themselves: arrays of records, API payloads,
@@ -61,6 +71,8 @@
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 
+#[cfg(feature = "tokio")]
+pub mod codec;
 mod dictionary;
 mod encoder;
 mod options;
