@@ -12,8 +12,7 @@ fn main() -> Result<(), surp::Error> {
         id: 7,
         name: "Ada".into(),
     })?;
-    let message =
-        |input: &[u8]| surp::from_slice::<User>(input).unwrap_err().to_string();
+    let message = |input: &[u8]| surp::from_slice::<User>(input).unwrap_err().to_string();
 
     // Cut short: the string "Ada" (at byte 10) declares 3 bytes; 2 are left.
     assert_eq!(
@@ -33,8 +32,13 @@ fn main() -> Result<(), surp::Error> {
         message(&[0xd3, 0, 0, 0, 0, 0, 0, 0, 0x80]),
         "array declares 9223372036854775808 items but the input is too short to hold them at byte 0"
     );
-    // A tag byte that no version 1 document contains.
-    assert_eq!(message(&[0xf1]), "reserved tag byte 0xf1 at byte 0");
+    // The tag that plain and deduplicated documents reserve: it starts the
+    // session documents of spec section 9, which say how to read them.
+    assert_eq!(
+        message(&[0xf1]),
+        "reserved tag byte 0xf1 at byte 0 (a session message or dictionary document: \
+         read it with surp_dedup's SessionDecoder or Dictionary)"
+    );
 
     // Invalid UTF-8 in a string (a 2-byte string, 0xff 0xfe).
     let err = surp::from_slice::<String>(&[0x82, 0xff, 0xfe]).unwrap_err();

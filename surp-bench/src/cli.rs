@@ -296,7 +296,10 @@ mod tests {
                 "postcard",
                 "surp_zstd",
                 "surp_zstd_dict",
-                "surp_zstd_stream"
+                "surp_zstd_stream",
+                "surp_session",
+                "surp_dictionary",
+                "surp_session_zstd_stream",
             ]
         );
     }

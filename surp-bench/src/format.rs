@@ -25,6 +25,7 @@ use crate::codec::{
 use crate::lane::{Lane, LaneError, ZstdStep};
 use crate::protobuf::{self, Protobuf};
 use crate::stream::{Alone, Sending, Sharing};
+use crate::stream_session::{Session, SharedDictionary};
 use crate::stream_zstd::{ZstdAlone, ZstdDictionary, ZstdStream};
 use crate::typed;
 use crate::{BenchDataset, Operation, Suite};
@@ -321,7 +322,7 @@ pub const SURP_FORMAT_VERSION: u64 = surp::FORMAT_VERSION as u64;
 /// Every format, in the order reports and charts list them, then the
 /// compressed pipelines, then the ways of sending a stream that only the
 /// messages suite has.
-pub static FORMATS: [Format; 15] = [
+pub static FORMATS: [Format; 18] = [
     Format {
         name: "surp",
         label: "Surp",
@@ -536,6 +537,42 @@ pub static FORMATS: [Format; 15] = [
         needs_schema: false,
         runs: Runs::Stream,
         messages: Some(Sending::of::<ZstdStream<Alone<Surp>>>()),
+    },
+    // Surp's own: a session (`docs/spec.md` section 9), a dictionary
+    // learnt from records that are not sent, and a session through one zstd
+    // stream.
+    Format {
+        name: "surp_session",
+        label: "Surp session",
+        implementation: "surp-dedup",
+        colour: (0xC0, 0x39, 0x2B),
+        bytes_as_base64: false,
+        pinned_by_format_version: true,
+        needs_schema: false,
+        runs: Runs::Stream,
+        messages: Some(Sending::of::<Session>()),
+    },
+    Format {
+        name: "surp_dictionary",
+        label: "Surp dictionary",
+        implementation: "surp-dedup",
+        colour: (0xF0, 0x8A, 0x5D),
+        bytes_as_base64: false,
+        pinned_by_format_version: true,
+        needs_schema: false,
+        runs: Runs::Stream,
+        messages: Some(Sending::of::<SharedDictionary>()),
+    },
+    Format {
+        name: "surp_session_zstd_stream",
+        label: "Surp session+zstd stream",
+        implementation: "zstd",
+        colour: (0x99, 0x33, 0x00),
+        bytes_as_base64: false,
+        pinned_by_format_version: false,
+        needs_schema: false,
+        runs: Runs::Stream,
+        messages: Some(Sending::of::<ZstdStream<Session>>()),
     },
 ];
 

@@ -160,6 +160,7 @@ mod protobuf;
 mod regression;
 mod stats;
 mod stream;
+mod stream_session;
 mod stream_zstd;
 mod suite;
 mod summary;

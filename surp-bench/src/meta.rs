@@ -241,7 +241,14 @@ fn stream_zstd_note() -> String {
          what the flush wrote decodes to the whole message; the receiver feeds each message's \
          bytes to one streaming decoder (zstd::stream::raw::Decoder). A message of that stream \
          needs every message before it. The stream is never finished, as a connection's is not \
-         while it is open. None of these formats has a zstd_bytes"
+         while it is open. None of these formats has a zstd_bytes. surp_session is a Surp \
+         session (docs/spec.md section 9, surp_dedup::SessionEncoder and SessionDecoder with \
+         the default budget): the stream opens with the session's header as its first frame, \
+         counted in its size, and each message refers to the strings and shapes of the messages \
+         before it. surp_dictionary is a Surp dictionary (surp_dedup::Dictionary::from_samples) \
+         learnt from the training records outside the clock: each message is a dictionary \
+         document that decodes alone. surp_session_zstd_stream writes a session's messages \
+         through one zstd stream, as surp_zstd_stream does plain Surp's"
     )
 }
 

@@ -390,18 +390,20 @@ mod tests {
                 let lane = build(&stream)
                     .unwrap_or_else(|(op, err)| panic!("{} {workload} {op}: {err}", format.name));
                 assert_eq!(lane.messages(), Some(messages as u64));
+                // A session's stream opens with its header's frame.
+                let opening = usize::from(format.name.starts_with("surp_session"));
                 assert_eq!(
                     frames(lane.encoded()),
-                    messages,
+                    messages + opening,
                     "{} {workload}",
                     format.name
                 );
             }
-            let expected = if workload.is_typed() { 8 } else { 6 };
+            let expected = if workload.is_typed() { 11 } else { 9 };
             assert_eq!(formats.len(), expected, "{workload}: {formats:?}");
         }
         let in_suite = FORMATS.iter().filter(|f| f.in_suite(Suite::Messages));
-        assert_eq!(in_suite.count(), 8);
+        assert_eq!(in_suite.count(), 11);
     }
 
     /// Plain Surp whose streams open with a greeting that the decoder

@@ -364,19 +364,44 @@ fn push_guidance(out: &mut String, run: &Run) {
         out.push('\n');
     }
 
-    // TODO(session formats): once FORMATS has them, they join the groups
-    // above by their `Sharing` (a shared Surp dictionary with the
-    // dictionary, the two sessions with the state kept for the whole
-    // stream); each group's statements then compare them with the zstd
-    // format of the group, the page's first paragraph names them, and this
-    // note goes.
-    out.push_str(
-        "\n> **TODO (session formats).** A Surp session, Surp with a shared dictionary and a \
-         Surp session through a zstd stream are not measured yet. Their statements will go \
-         here: Surp with a shared dictionary beside the dictionary above, the two sessions \
-         beside the state kept for the whole stream.\n\
-         <!-- TODO(session formats): the session rows of the guidance go here. -->\n",
-    );
+    // Surp's own ways, each against the zstd way of its group and against
+    // plain Surp per message.
+    if let (Some(surp), Some(session)) = (surp, format(run, "surp_session")) {
+        out.push_str(&format!(
+            "- **{}** (its tables last the whole stream, within a budget; spec section 9):",
+            session.label
+        ));
+        push_ratio_terms(out, run, session, surp, all, &[size, encode, decode]);
+        out.push('.');
+        if let Some(dict) = format(run, "surp_zstd_dict") {
+            out.push_str(&format!(" Against {}, it", dict.label));
+            push_ratio_terms(out, run, session, dict, all, &[size, encode, decode]);
+            out.push('.');
+        }
+        if let (Some(with), Some(without)) = (
+            format(run, "surp_session_zstd_stream"),
+            format(run, "surp_zstd_stream"),
+        ) {
+            out.push_str(&format!(" Through one zstd stream, {}", with.label));
+            push_ratio_terms(out, run, with, without, all, &[size]);
+            out.push('.');
+        }
+        out.push('\n');
+    }
+    if let (Some(surp), Some(dict)) = (surp, format(run, "surp_dictionary")) {
+        out.push_str(&format!(
+            "- **{}** (learnt from the training records; each message still decodes alone):",
+            dict.label
+        ));
+        push_ratio_terms(out, run, dict, surp, all, &[size, encode, decode]);
+        out.push('.');
+        if let Some(zstd) = format(run, "surp_zstd_dict") {
+            out.push_str(&format!(" Against {}, it", zstd.label));
+            push_ratio_terms(out, run, dict, zstd, all, &[size, encode, decode]);
+            out.push('.');
+        }
+        out.push('\n');
+    }
 }
 
 /// " Surp was 0.99x MessagePack's size, 0.80x its encode and 0.70x its

@@ -1,8 +1,8 @@
 //! A run's messages suite, end to end, on a real small run of the harness
 //! beside the value suite's: its page, with the workloads (a stream that
-//! repeats records says so), the guidance and its TODO for the session
-//! formats, the charts, every cell and the command that reproduces it; the
-//! links to it; and a run refused with the reason.
+//! repeats records says so), the guidance with Surp's sessions and
+//! dictionaries, the charts, every cell and the command that reproduces
+//! it; the links to it; and a run refused with the reason.
 
 mod common;
 
@@ -60,21 +60,26 @@ fn a_messages_run_gets_a_page_of_its_own_that_says_which_streams_repeat() {
     assert!(text.contains("**`log_record` and `citm_event` cycle**"));
 
     // The guidance: one statement per group of formats, the state kept
-    // through the stream judged on no cycled workload, and the TODO.
+    // through the stream judged on no cycled workload, and Surp's own
+    // session and dictionary against the zstd formats of their groups.
     let guidance =
         &text[text.find(GUIDANCE_HEADING).unwrap()..text.find("## Methodology").unwrap()];
     for group in [
         "- **Each message on its own, nothing shared** (Surp, Surp+Dedup, MessagePack, \
          MessagePack compact, postcard and Surp+zstd)",
         "- **Both ends compiled with the same Rust types** (MessagePack compact and postcard",
-        "- **A dictionary both ends hold** (Surp+zstd dictionary",
-        "- **State kept for the whole stream** (Surp+zstd stream)",
+        "- **A dictionary both ends hold** (Surp+zstd dictionary and Surp dictionary, trained",
+        "- **State kept for the whole stream** (Surp+zstd stream, Surp session and Surp \
+         session+zstd stream)",
+        "- **Surp session** (its tables last the whole stream",
+        " Against Surp+zstd dictionary, it was ",
+        " Through one zstd stream, Surp session+zstd stream was ",
+        "- **Surp dictionary** (learnt from the training records",
     ] {
         assert!(guidance.contains(group), "{group}");
     }
     assert!(guidance.contains("Every workload of this run cycles, so its sizes here"));
-    assert!(guidance.contains("> **TODO (session formats).**"));
-    assert!(guidance.contains("<!-- TODO(session formats)"));
+    assert!(!guidance.contains("TODO"));
 
     for chart in Suite::Messages.charts() {
         let link = format!(
@@ -83,10 +88,10 @@ fn a_messages_run_gets_a_page_of_its_own_that_says_which_streams_repeat() {
         );
         assert!(text.contains(&link), "{link}");
     }
-    // Every row of summary.csv: eight formats send the typed workload, six
-    // the other, each encoded and decoded.
+    // Every row of summary.csv: eleven formats send the typed workload,
+    // nine the other, each encoded and decoded.
     let rows = table_rows(text, EVERY_CELL_HEADING);
-    assert_eq!(rows.len(), (8 + 6) * 2);
+    assert_eq!(rows.len(), (11 + 9) * 2);
     let csv = fs::read_to_string(messages_dir().join("summary.csv")).unwrap();
     let (measurements, _) = surp_bench::parse_csv(&csv).unwrap();
     for m in &measurements {
@@ -137,8 +142,8 @@ fn a_messages_run_without_a_cell_of_a_format_it_measures_is_refused() {
     let message = Site::generate(docs.path()).unwrap_err().to_string();
     assert!(
         message.contains(
-            "summary.csv has 27 rows, but 14 pairs of a format and a dataset it measures x 2 \
-             operations make 28"
+            "summary.csv has 39 rows, but 20 pairs of a format and a dataset it measures x 2 \
+             operations make 40"
         ),
         "{message}"
     );
