@@ -13,7 +13,10 @@
 //! dataset at ci scale, and a few derived records; dataset documents are cut
 //! down (arrays, long strings and byte strings halved) until they fit
 //! [`MAX_SEED`], so they stay complete documents. The structured targets get
-//! fixed pseudo-random bytes for `arbitrary`.
+//! fixed pseudo-random bytes for `arbitrary`; `session_stream` gets sessions
+//! of log records and dataset items in its decode mode, under each of its
+//! settings and broken in each way a session can break, and pseudo-random
+//! bytes in its encode mode.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -21,6 +24,8 @@ use std::path::{Path, PathBuf};
 use arbitrary::{Arbitrary, Unstructured};
 use serde_json::Value as Json;
 use surp_datasets::{Dataset, Scale};
+use surp_dedup::SessionOptions;
+use surp_fuzz::session::{self, decode_control, decode_options};
 use surp_fuzz::{Borrowing, Control, Record};
 
 /// The largest seed document: the corpus stays small, and libFuzzer's input
@@ -248,6 +253,130 @@ fn streams(
     out
 }
 
+/// The documents of one session: its header and a message for each of
+/// `values` (a reset before message `reset_at`, if any), as many as fit in
+/// [`MAX_SEED`] bytes.
+fn session_docs<T: serde::Serialize>(
+    options: &SessionOptions,
+    values: &[T],
+    reset_at: Option<usize>,
+) -> Vec<Vec<u8>> {
+    let mut encoder = options.encoder();
+    let mut docs = vec![encoder.header()];
+    let mut len = docs[0].len() + 2;
+    for (i, value) in values.iter().enumerate() {
+        if reset_at == Some(i) {
+            encoder.reset();
+        }
+        let message = encoder.encode(value).expect("a value encodes");
+        len += message.len() + 2;
+        if len > MAX_SEED {
+            break;
+        }
+        docs.push(message);
+    }
+    docs
+}
+
+fn session_seed(control: u8, docs: &[Vec<u8>]) -> Vec<u8> {
+    let mut seed = vec![control];
+    session::write_docs(&mut seed, docs);
+    seed
+}
+
+/// Seeds for `session_stream`. Decode mode: the access-log records of
+/// `surp-datasets` as one session under each setting of the first byte, and
+/// broken in each way the decoder must refuse; the items of every dataset
+/// at ci scale as messages. Encode mode: pseudo-random bytes.
+fn sessions() -> Vec<(String, Vec<u8>)> {
+    use surp_datasets::typed::{TypedDataset, TypedValue};
+    let TypedValue::Log(log) = TypedDataset::Log.generate(Scale::Ci) else {
+        unreachable!("the log dataset is a log")
+    };
+    let records = &log.records;
+    let mut out = Vec::new();
+    let mut add = |name: &str, control: u8, docs: &[Vec<u8>]| {
+        out.push((format!("decode-{name}"), session_seed(control, docs)));
+    };
+    // Limits 0 (the defaults), budget 0, no dictionary, whole.
+    let plain = decode_control(0, 0, false, false);
+    let log = session_docs(&decode_options(plain), records, None);
+    add("log", plain, &log);
+    for (name, control) in [
+        ("log-small-budget", decode_control(0, 1, false, false)),
+        ("log-no-budget", decode_control(0, 2, false, false)),
+        ("log-large-budget", decode_control(0, 3, false, false)),
+        ("log-dictionary", decode_control(0, 0, true, false)),
+        (
+            "log-dictionary-no-budget",
+            decode_control(0, 2, true, false),
+        ),
+        ("log-trickle", decode_control(0, 0, false, true)),
+        ("log-tight-limits", decode_control(7, 0, false, false)),
+        ("log-small-alloc", decode_control(4, 1, true, false)),
+    ] {
+        add(
+            name,
+            control,
+            &session_docs(&decode_options(control), records, None),
+        );
+    }
+    add(
+        "log-reset",
+        plain,
+        &session_docs(&decode_options(plain), records, Some(5)),
+    );
+
+    // Broken sessions.
+    add("no-header", plain, &log[1..]);
+    let mut swapped = log.clone();
+    swapped.swap(2, 3);
+    add("out-of-order", plain, &swapped);
+    let mut replayed = log.clone();
+    replayed.insert(3, log[2].clone());
+    add("replayed", plain, &replayed);
+    add("second-header", plain, &[&log[..3], &log[..1]].concat());
+    let mut cut = log[..4].to_vec();
+    cut[3].pop();
+    add("cut-message", plain, &cut);
+    let too_large = SessionOptions::new().budget(1 << 20, 16, 4096);
+    add(
+        "budget-too-large",
+        plain,
+        &session_docs(&too_large, &records[..4], None),
+    );
+    let with_dictionary = decode_options(decode_control(0, 0, true, false));
+    add(
+        "wrong-dictionary",
+        plain,
+        &session_docs(&with_dictionary, &records[..4], None),
+    );
+
+    // The items of every dataset as messages.
+    let wide = decode_control(0, 3, false, false);
+    for dataset in Dataset::ALL {
+        let value = dataset.load(Scale::Ci).expect("the dataset loads");
+        let items = match value {
+            surp_datasets::Value::Array(items) => items,
+            other => vec![other],
+        };
+        let docs = session_docs(&decode_options(wide), &items, None);
+        if docs.len() > 1 {
+            add(&format!("dataset-{}", dataset.name()), wide, &docs);
+        }
+    }
+
+    // Encode mode: bit 0 of the first byte set.
+    for (name, mut bytes) in noise_inputs() {
+        if bytes.is_empty() {
+            bytes.push(0);
+        }
+        bytes[0] |= 1;
+        out.push((format!("encode-{name}"), bytes));
+    }
+    out
+}
+
 fn write(dir: &Path, seeds: &[(String, Vec<u8>)], control: Option<u8>) {
     let _ = fs::remove_dir_all(dir);
     fs::create_dir_all(dir).expect("create the corpus directory");
@@ -312,5 +441,6 @@ fn main() {
     for target in ["roundtrip", "dedup_size"] {
         write(&corpus.join(target), &noise_inputs(), None);
     }
+    write(&corpus.join("session_stream"), &sessions(), None);
     println!("wrote {}", corpus.display());
 }

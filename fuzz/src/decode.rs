@@ -51,18 +51,24 @@ pub fn checked<T>(result: surp::Result<T>, doc: &[u8]) -> Option<T> {
     match result {
         Ok(v) => Some(v),
         Err(err) => {
-            let message = err.to_string();
-            assert!(!message.is_empty(), "an error without a message");
-            match err.offset() {
-                Some(at) => assert!(
-                    at <= doc.len(),
-                    "error offset {at} past the {}-byte document: {message}",
-                    doc.len()
-                ),
-                None => panic!("a decoding error without a byte offset: {message}"),
-            }
+            check_placed(&err, doc);
             None
         }
+    }
+}
+
+/// Checks that a decoding error names a byte offset inside the document
+/// (its end counts) and has a message.
+pub fn check_placed(err: &surp::Error, doc: &[u8]) {
+    let message = err.to_string();
+    assert!(!message.is_empty(), "an error without a message");
+    match err.offset() {
+        Some(at) => assert!(
+            at <= doc.len(),
+            "error offset {at} past the {}-byte document: {message}",
+            doc.len()
+        ),
+        None => panic!("a decoding error without a byte offset: {message}"),
     }
 }
 

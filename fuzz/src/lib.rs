@@ -13,6 +13,7 @@
 pub mod control;
 pub mod decode;
 pub mod record;
+pub mod session;
 pub mod stream;
 pub mod value;
 
