@@ -44,6 +44,7 @@ guide_examples!(
     bytes => "../../examples/bytes.rs",
     dedup => "../../examples/dedup.rs",
     dedup_shapes => "../../examples/dedup_shapes.rs",
+    dictionary => "../../examples/dictionary.rs",
     enums => "../../examples/enums.rs",
     errors => "../../examples/errors.rs",
     evolution => "../../examples/evolution.rs",
@@ -53,5 +54,6 @@ guide_examples!(
     limits => "../../examples/limits.rs",
     options => "../../examples/options.rs",
     quick_start => "../../examples/quick_start.rs",
+    session => "../../examples/session.rs",
     value => "../../examples/value.rs",
 );
