@@ -19,7 +19,7 @@ struct Event {
 fn main() -> Result<(), surp::Error> {
     let event = |i: usize| Event {
         service: ["checkout", "billing"][i % 2].into(),
-        level: if i % 2 == 0 {
+        level: if i.is_multiple_of(2) {
             Level::Info
         } else {
             Level::Warning
