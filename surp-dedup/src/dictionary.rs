@@ -11,7 +11,6 @@ use surp::error::SessionError;
 use surp::{ErrorKind, Result, Value};
 
 use crate::encoder::{Encoder, TablesMark};
-use crate::ser::Serializer;
 
 /// The stored form of a dictionary: a plain Surp document of this map, in
 /// this order.
@@ -341,26 +340,13 @@ impl DictionaryEncoder {
         out: &mut Vec<u8>,
         value: &T,
     ) -> Result<()> {
-        let base = out.len();
-        std::mem::swap(&mut self.enc.out, out);
-        rules::write_dictionary_prefix(&mut self.enc.out, self.id);
-        let result = value.serialize(Serializer::<true>::new(
-            &mut self.enc,
-            crate::options::ROOT_CONTEXT,
-        ));
-        if result.is_ok() {
-            self.enc.finish_without_marker();
-        } else {
-            self.enc.abandon_document();
-        }
-        std::mem::swap(&mut self.enc.out, out);
+        let id = self.id;
+        let result =
+            self.enc
+                .append_prefixed(out, |out| rules::write_dictionary_prefix(out, id), value);
         // A document's own entries end with it.
         self.enc.truncate_tables(self.initial);
-        if let Err(e) = result {
-            out.truncate(base);
-            return Err(e);
-        }
-        Ok(())
+        result
     }
 }
 

@@ -355,15 +355,36 @@ impl Encoder {
 
     // ---- tables that outlive a document (sessions, dictionaries) ---------
 
-    /// Ends a session message or dictionary document: removes every pending
-    /// range. Such a document has no marker to remove.
-    pub(crate) fn finish_without_marker(&mut self) {
-        self.remove_pending(Mark::default());
+    /// Encodes a session message or dictionary document at the end of
+    /// `out`: `prefix` writes its prefix, then `value` follows, with the
+    /// tables as they stand. Such a document has no marker. On an error
+    /// `out` is left as it was, and so is nothing else: what the value
+    /// added to the tables is the caller's to drop.
+    pub(crate) fn append_prefixed<T: serde::Serialize + ?Sized>(
+        &mut self,
+        out: &mut Vec<u8>,
+        prefix: impl FnOnce(&mut Vec<u8>),
+        value: &T,
+    ) -> Result<()> {
+        let base = out.len();
+        std::mem::swap(&mut self.out, out);
+        prefix(&mut self.out);
+        let ctx = crate::options::ROOT_CONTEXT;
+        let result = value.serialize(crate::ser::Serializer::<true>::new(self, ctx));
+        match result {
+            Ok(()) => self.remove_pending(Mark::default()),
+            Err(_) => self.abandon_document(),
+        }
+        std::mem::swap(&mut self.out, out);
+        if result.is_err() {
+            out.truncate(base);
+        }
+        result
     }
 
     /// Forgets what a document that failed to encode left behind: open
     /// maps and arrays, ranges to remove, the depth.
-    pub(crate) fn abandon_document(&mut self) {
+    fn abandon_document(&mut self) {
         self.keys.clear();
         self.key_text.clear();
         self.pending = Pending::default();

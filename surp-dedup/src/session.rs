@@ -10,7 +10,6 @@ use surp::{ErrorKind, Result};
 
 use crate::dictionary::Dictionary;
 use crate::encoder::{Encoder, TablesMark};
-use crate::ser::Serializer;
 
 /// The settings both ends of a session share: the tables' budget and the
 /// dictionary they start from, if any; and, for the decoder, the limits of
@@ -201,22 +200,16 @@ impl SessionEncoder {
         if self.next == u64::MAX {
             return Err(error(ErrorKind::Session(SessionError::SequenceExhausted)));
         }
-        let base = out.len();
         let mark = self.enc.tables_mark();
-        std::mem::swap(&mut self.enc.out, out);
-        rules::write_message_prefix(&mut self.enc.out, self.next, self.reset_next);
-        let result = value.serialize(Serializer::<true>::new(
-            &mut self.enc,
-            crate::options::ROOT_CONTEXT,
-        ));
-        if result.is_ok() {
-            self.enc.finish_without_marker();
-        } else {
-            self.enc.abandon_document();
-        }
-        std::mem::swap(&mut self.enc.out, out);
+        let (seq, reset) = (self.next, self.reset_next);
+        let result = self.enc.append_prefixed(
+            out,
+            |out| rules::write_message_prefix(out, seq, reset),
+            value,
+        );
         if let Err(e) = result {
-            out.truncate(base);
+            // The decoder never sees this message: the next one starts
+            // from the initial state, and says so.
             self.reset();
             return Err(e);
         }

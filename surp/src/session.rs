@@ -146,23 +146,19 @@ impl Header {
             }
             flag => return Err(session_error(SessionError::InvalidFlag(flag), flag_at)),
         };
-        if budget.strings as usize > wire::MAX_STRING_SLOTS {
-            let limit = wire::MAX_STRING_SLOTS as u64;
-            let excess = SessionError::BudgetTooLarge {
-                what: "string slots",
-                asked: u64::from(budget.strings),
-                limit,
-            };
-            return Err(session_error(excess, 3));
-        }
-        if budget.shapes as usize > wire::MAX_SHAPES {
-            let limit = wire::MAX_SHAPES as u64;
-            let excess = SessionError::BudgetTooLarge {
-                what: "shapes",
-                asked: u64::from(budget.shapes),
-                limit,
-            };
-            return Err(session_error(excess, 7));
+        let most = [
+            ("string slots", budget.strings, wire::MAX_STRING_SLOTS, 3),
+            ("shapes", budget.shapes, wire::MAX_SHAPES, 7),
+        ];
+        for (what, asked, limit, offset) in most {
+            if asked as usize > limit {
+                let excess = SessionError::BudgetTooLarge {
+                    what,
+                    asked: u64::from(asked),
+                    limit: limit as u64,
+                };
+                return Err(session_error(excess, offset));
+            }
         }
         if input.len() > end {
             return Err(Error::new(ErrorKind::TrailingBytes, end));

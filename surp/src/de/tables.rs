@@ -147,19 +147,14 @@ impl Dictionary {
     /// it the next shape if the rules say so.
     pub(crate) fn end_explicit_map(&mut self, mark: usize, map: &ShapeCandidate) {
         if map.becomes_shape(self.shapes.len(), self.max_dedup_shapes) {
-            let keys = &self.pending_keys[mark..];
-            self.shapes.push(Shape {
-                first: self.shape_keys.len() as u32,
-                count: keys.len() as u32,
-                expansion: keys.iter().map(|k| k.len + 2).sum(),
-            });
-            self.shape_keys.extend_from_slice(keys);
-            // Compared with nothing yet: a shape has at least one key, so
-            // no list that could equal it has this one's length (none).
-            self.fields_seen.push(FieldsSeen {
-                fields: &[],
-                equal: false,
-            });
+            let Dictionary {
+                shapes,
+                shape_keys,
+                fields_seen,
+                pending_keys,
+                ..
+            } = self;
+            add_shape(shapes, shape_keys, fields_seen, &pending_keys[mark..]);
         }
         self.pending_keys.truncate(mark);
     }
@@ -168,16 +163,12 @@ impl Dictionary {
 
     /// Adds a shape with these keys (a dictionary's).
     pub(crate) fn push_shape(&mut self, keys: &[Kept]) {
-        self.shapes.push(Shape {
-            first: self.shape_keys.len() as u32,
-            count: keys.len() as u32,
-            expansion: keys.iter().map(|k| k.len + 2).sum(),
-        });
-        self.shape_keys.extend_from_slice(keys);
-        self.fields_seen.push(FieldsSeen {
-            fields: &[],
-            equal: false,
-        });
+        add_shape(
+            &mut self.shapes,
+            &mut self.shape_keys,
+            &mut self.fields_seen,
+            keys,
+        );
     }
 
     /// How far the tables have grown.
@@ -216,6 +207,28 @@ impl Dictionary {
     pub(crate) fn kept_mut(&mut self) -> impl Iterator<Item = &mut Kept> {
         self.strings.iter_mut().chain(self.shape_keys.iter_mut())
     }
+}
+
+/// Adds the next shape, whose keys are `keys`.
+#[inline]
+fn add_shape(
+    shapes: &mut Vec<Shape>,
+    shape_keys: &mut Vec<Kept>,
+    fields_seen: &mut Vec<FieldsSeen>,
+    keys: &[Kept],
+) {
+    shapes.push(Shape {
+        first: shape_keys.len() as u32,
+        count: keys.len() as u32,
+        expansion: keys.iter().map(|k| k.len + 2).sum(),
+    });
+    shape_keys.extend_from_slice(keys);
+    // Compared with nothing yet: a shape has at least one key, so no list
+    // that could equal it has this one's length (none).
+    fields_seen.push(FieldsSeen {
+        fields: &[],
+        equal: false,
+    });
 }
 
 /// How far the tables had grown at some point: what [`Dictionary::truncate`]
