@@ -94,6 +94,21 @@ struct Tracer<'s> {
 }
 
 impl<'s> Tracer<'s> {
+    /// The tracer of a struct's, tuple's or variant's content, which it
+    /// cannot do without: past the deepest nesting the pass ends, so that a
+    /// type that contains itself (`struct N(Box<N>)`) ends too.
+    fn child(self) -> Result<Tracer<'s>, Stop> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Stop);
+        }
+        Ok(Tracer {
+            state: self.state,
+            depth: self.depth + 1,
+        })
+    }
+
+    /// The tracer of an option's or a sequence's content, which they can do
+    /// without: `None` past the deepest nesting.
     fn deeper(&mut self) -> Option<Tracer<'_>> {
         (self.depth < MAX_DEPTH).then(|| Tracer {
             state: self.state,
@@ -192,12 +207,8 @@ impl<'de> Deserializer<'de> for Tracer<'_> {
     }
 
     fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Stop> {
-        let depth = self.depth + 1;
         visitor.visit_seq(Items {
-            tracer: Some(Tracer {
-                state: self.state,
-                depth,
-            }),
+            tracer: Some(self.child()?),
             left: len,
         })
     }
@@ -223,12 +234,8 @@ impl<'de> Deserializer<'de> for Tracer<'_> {
         visitor: V,
     ) -> Result<V::Value, Stop> {
         self.state.shape(fields);
-        let depth = self.depth + 1;
         visitor.visit_seq(Items {
-            tracer: Some(Tracer {
-                state: self.state,
-                depth,
-            }),
+            tracer: Some(self.child()?),
             left: fields.len(),
         })
     }
@@ -243,12 +250,8 @@ impl<'de> Deserializer<'de> for Tracer<'_> {
             return Err(Stop);
         }
         let chosen = self.state.variant(variants);
-        let depth = self.depth + 1;
         visitor.visit_enum(Variant {
-            tracer: Tracer {
-                state: self.state,
-                depth,
-            },
+            tracer: self.child()?,
             name: variants[chosen],
         })
     }

@@ -474,3 +474,24 @@ fn a_dictionary_from_a_type_holds_its_field_and_variant_names() {
     }
     assert_eq!(dict.shapes().len(), 1);
 }
+
+#[test]
+fn a_type_that_contains_itself_is_traced_to_a_bounded_depth() {
+    // No value of it ends, but its Deserialize recurses: the trace must not.
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    struct Chain {
+        link_name: String,
+        next: Box<Chain>,
+    }
+    #[derive(Deserialize)]
+    #[allow(dead_code)]
+    enum Tree {
+        Leaf,
+        Node(Box<Tree>, Box<Tree>),
+    }
+    let chain = Dictionary::from_type::<Chain>().unwrap();
+    assert!(chain.strings().any(|s| s == "link_name"));
+    let tree = Dictionary::from_type::<Tree>().unwrap();
+    assert!(tree.strings().any(|s| s == "Leaf") && tree.strings().any(|s| s == "Node"));
+}
