@@ -228,10 +228,8 @@ impl SessionEncoder {
     }
 
     fn over_budget(&self) -> bool {
-        let budget = &self.header.budget;
-        self.usage.strings > budget.strings as usize
-            || self.usage.shapes > budget.shapes as usize
-            || self.usage.bytes > budget.bytes as usize
+        let usage = &self.usage;
+        (self.header.budget).exceeded_by(usage.strings, usage.shapes, usage.bytes)
     }
 
     /// Returns the tables to their initial state; the next message tells
@@ -282,17 +280,7 @@ impl SessionDecoder {
     /// Reads a session's header, which starts the session afresh.
     pub fn read_header(&mut self, input: &[u8]) -> Result<()> {
         let header = Header::read(input)?;
-        if let Some((what, asked, limit)) = header.budget.excess(&self.options.budget) {
-            let offset = match what {
-                "string slots" => 3,
-                "shapes" => 7,
-                _ => 11,
-            };
-            return Err(error_at(
-                ErrorKind::Session(SessionError::BudgetTooLarge { what, asked, limit }),
-                offset,
-            ));
-        }
+        header.budget.check(&self.options.budget)?;
         let ours = self.options.dictionary.as_ref().map(Dictionary::id);
         if header.dictionary != ours {
             return Err(error_at(
@@ -300,7 +288,7 @@ impl SessionDecoder {
                     expected: ours,
                     found: header.dictionary,
                 }),
-                15,
+                rules::FLAG_AT,
             ));
         }
         let limits = self.options.decode.clone();

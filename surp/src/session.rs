@@ -35,6 +35,10 @@ pub const VERSION: u8 = 1;
 /// budgets and the flag.
 const HEADER_LEN: usize = 3 + 12 + 1;
 
+/// The offset of a header's dictionary flag, where an error about its
+/// dictionary is placed.
+pub const FLAG_AT: usize = HEADER_LEN - 1;
+
 /// What a session's tables may hold beyond their initial state before they
 /// tumble (`docs/spec.md` section 9.1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -49,22 +53,42 @@ pub struct Budget {
 }
 
 impl Budget {
-    /// Whether every part of `self` is within `limit`.
-    pub fn within(&self, limit: &Budget) -> bool {
-        self.strings <= limit.strings && self.shapes <= limit.shapes && self.bytes <= limit.bytes
+    /// The largest budget a header can ask for: the table limits of
+    /// section 7 and the largest byte count its 4 bytes hold.
+    pub const MAX: Budget = Budget {
+        strings: wire::MAX_STRING_SLOTS as u32,
+        shapes: wire::MAX_SHAPES as u32,
+        bytes: u32::MAX,
+    };
+
+    /// Refuses a budget that asks for more than `limit` in any part, with
+    /// the error at that part's first byte in the header.
+    pub fn check(&self, limit: &Budget) -> Result<()> {
+        let parts = [
+            ("string slots", self.strings, limit.strings, 3),
+            ("shapes", self.shapes, limit.shapes, 7),
+            ("bytes", self.bytes, limit.bytes, 11),
+        ];
+        for (what, asked, most, offset) in parts {
+            if asked > most {
+                let excess = SessionError::BudgetTooLarge {
+                    what,
+                    asked: u64::from(asked),
+                    limit: u64::from(most),
+                };
+                return Err(session_error(excess, offset));
+            }
+        }
+        Ok(())
     }
 
-    /// The first part of `self` above `limit`: its name, what was asked and
-    /// the limit.
-    pub fn excess(&self, limit: &Budget) -> Option<(&'static str, u64, u64)> {
-        [
-            ("string slots", self.strings, limit.strings),
-            ("shapes", self.shapes, limit.shapes),
-            ("bytes", self.bytes, limit.bytes),
-        ]
-        .into_iter()
-        .find(|&(_, asked, max)| asked > max)
-        .map(|(what, asked, max)| (what, u64::from(asked), u64::from(max)))
+    /// Whether tables that added this many string slots, shapes and bytes
+    /// (as charged) since their initial state are past the budget, and
+    /// tumble (section 9.1).
+    pub fn exceeded_by(&self, strings: usize, shapes: usize, bytes: usize) -> bool {
+        strings > self.strings as usize
+            || shapes > self.shapes as usize
+            || bytes > self.bytes as usize
     }
 }
 
@@ -135,31 +159,17 @@ impl Header {
             shapes: word(7),
             bytes: word(11),
         };
-        let flag_at = HEADER_LEN - 1;
-        let (dictionary, end) = match fixed[flag_at] {
+        let (dictionary, end) = match fixed[FLAG_AT] {
             0 => (None, HEADER_LEN),
             1 => {
                 let id = input
                     .get(HEADER_LEN..HEADER_LEN + 8)
                     .ok_or_else(|| Error::new(ErrorKind::UnexpectedEof, input.len()))?;
-                (Some(le_u64(id)), HEADER_LEN + 8)
+                (Some(wire::le_u64(id)), HEADER_LEN + 8)
             }
-            flag => return Err(session_error(SessionError::InvalidFlag(flag), flag_at)),
+            flag => return Err(session_error(SessionError::InvalidFlag(flag), FLAG_AT)),
         };
-        let most = [
-            ("string slots", budget.strings, wire::MAX_STRING_SLOTS, 3),
-            ("shapes", budget.shapes, wire::MAX_SHAPES, 7),
-        ];
-        for (what, asked, limit, offset) in most {
-            if asked as usize > limit {
-                let excess = SessionError::BudgetTooLarge {
-                    what,
-                    asked: u64::from(asked),
-                    limit: limit as u64,
-                };
-                return Err(session_error(excess, offset));
-            }
-        }
+        budget.check(&Budget::MAX)?;
         if input.len() > end {
             return Err(Error::new(ErrorKind::TrailingBytes, end));
         }
@@ -211,7 +221,7 @@ pub fn read_prefix(input: &[u8]) -> Result<Prefix> {
         HEADER => Ok(Prefix::Header),
         DICTIONARY => match input.get(2..10) {
             Some(id) => Ok(Prefix::Dictionary {
-                id: le_u64(id),
+                id: wire::le_u64(id),
                 value_at: 10,
             }),
             None => Err(Error::new(ErrorKind::UnexpectedEof, input.len())),
@@ -318,12 +328,6 @@ where
         }
     }
     Ok(())
-}
-
-fn le_u64(bytes: &[u8]) -> u64 {
-    let mut word = [0u8; 8];
-    word.copy_from_slice(&bytes[..8]);
-    u64::from_le_bytes(word)
 }
 
 /// A session error at byte `offset`.

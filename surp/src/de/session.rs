@@ -132,9 +132,11 @@ impl SessionTables {
         }
         self.added = self.added.saturating_add(self.dict().charge_since(start));
         let now = self.dict().mark();
-        let over = now.strings - self.initial.strings > self.budget.strings as usize
-            || now.shapes - self.initial.shapes > self.budget.shapes as usize
-            || self.added > self.budget.bytes as usize;
+        let over = self.budget.exceeded_by(
+            now.strings - self.initial.strings,
+            now.shapes - self.initial.shapes,
+            self.added,
+        );
         if over {
             self.reset();
         } else {
