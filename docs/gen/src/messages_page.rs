@@ -167,7 +167,8 @@ fn ratios(
         .collect()
 }
 
-/// The range of some ratios: "0.32x" or "0.32-0.41x"; `None` for none.
+/// The range of some ratios, `{lo}x` or `{lo}-{hi}x` to two decimals;
+/// `None` for none.
 fn range(ratios: &[(BenchDataset, f64)]) -> Option<String> {
     let lo = ratios.iter().map(|r| r.1).fold(f64::INFINITY, f64::min);
     let hi = ratios.iter().map(|r| r.1).fold(0.0, f64::max);
@@ -409,8 +410,8 @@ fn push_guidance(out: &mut String, run: &Run) {
     }
 }
 
-/// " Surp was 0.99x MessagePack's size, 0.80x its encode and 0.70x its
-/// decode time per message."
+/// Appends `" {a} was {r}x {b}'s size, {r}x its encode and {r}x its decode
+/// time per message."`, each `{r}` a [`range`] over `datasets`.
 fn push_ratio(
     out: &mut String,
     run: &Run,
@@ -424,8 +425,8 @@ fn push_ratio(
     out.push('.');
 }
 
-/// " was 0.99x MessagePack's size, 0.80x its encode and 0.70x its decode
-/// time per message", each term the range over the workloads.
+/// Appends `" was {r}x {b}'s size, {r}x its encode and {r}x its decode time
+/// per message"`, one term per chart, each `{r}` a [`range`] over `datasets`.
 fn push_ratio_terms(
     out: &mut String,
     run: &Run,
