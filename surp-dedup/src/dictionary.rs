@@ -265,13 +265,7 @@ impl Dictionary {
 
     /// An encoder of dictionary documents that keeps its tables.
     pub fn encoder(&self) -> DictionaryEncoder {
-        let mut enc = Encoder::new(
-            Vec::new(),
-            surp::DEFAULT_MAX_DEDUP_STRINGS,
-            surp::DEFAULT_MAX_DEDUP_SHAPES,
-        );
-        enc.add_initial(&self.inner.strings, &self.inner.shapes);
-        let initial = enc.tables_mark();
+        let (enc, initial) = initial_encoder(Some(self));
         DictionaryEncoder {
             enc,
             initial,
@@ -306,11 +300,22 @@ impl Dictionary {
         tables.set_initial(&strings, &shapes);
         tables
     }
+}
 
-    /// Adds the dictionary to an encoder's empty tables.
-    pub(crate) fn add_to(&self, enc: &mut Encoder) {
-        enc.add_initial(&self.inner.strings, &self.inner.shapes);
+/// An encoder for documents whose tables outlive them (session messages,
+/// dictionary documents), with the standard table limits and `dictionary`'s
+/// entries, and the mark of that initial state.
+pub(crate) fn initial_encoder(dictionary: Option<&Dictionary>) -> (Encoder, TablesMark) {
+    let mut enc = Encoder::new(
+        Vec::new(),
+        surp::DEFAULT_MAX_DEDUP_STRINGS,
+        surp::DEFAULT_MAX_DEDUP_SHAPES,
+    );
+    if let Some(dictionary) = dictionary {
+        enc.add_initial(&dictionary.inner.strings, &dictionary.inner.shapes);
     }
+    let initial = enc.tables_mark();
+    (enc, initial)
 }
 
 fn invalid(why: String) -> surp::Error {

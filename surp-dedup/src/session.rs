@@ -8,7 +8,7 @@ use surp::__private::{error, error_at};
 use surp::error::SessionError;
 use surp::{ErrorKind, Result};
 
-use crate::dictionary::Dictionary;
+use crate::dictionary::{Dictionary, initial_encoder};
 use crate::encoder::{Encoder, TablesMark};
 
 /// The settings both ends of a session share: the tables' budget and the
@@ -156,15 +156,7 @@ pub struct SessionEncoder {
 
 impl SessionEncoder {
     fn new(options: &SessionOptions) -> SessionEncoder {
-        let mut enc = Encoder::new(
-            Vec::new(),
-            surp::DEFAULT_MAX_DEDUP_STRINGS,
-            surp::DEFAULT_MAX_DEDUP_SHAPES,
-        );
-        if let Some(dictionary) = &options.dictionary {
-            dictionary.add_to(&mut enc);
-        }
-        let initial = enc.tables_mark();
+        let (enc, initial) = initial_encoder(options.dictionary.as_ref());
         SessionEncoder {
             enc,
             header: options.header(),
