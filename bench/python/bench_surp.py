@@ -1,5 +1,5 @@
-"""The Python benchmark: surp against msgpack, cbor2, orjson, json and pickle
-on the datasets exported by the Rust harness.
+"""The Python benchmark: surp against msgpack, ormsgpack, cbor2, orjson, json
+and pickle on the datasets exported by the Rust harness.
 
     cargo run -p surp-bench --release -- export --mode ci --output bench/results/export-ci
     python bench/python/bench_surp.py --export bench/results/export-ci
@@ -22,7 +22,11 @@ Methodology (as in the Rust harness where Python allows):
 - Every format is checked before timing: it must give back exactly the
   dataset value (compared through Surp's encoding, which keeps types, float
   bits and order), except that orjson and json, which have no bytes type,
-  carry bytes as base64 text and give back that text.
+  carry bytes as base64 text and give back that text. ormsgpack runs with
+  its defaults, which carry every dataset exactly (its bin type for bytes);
+  it would refuse a dict key that is not a str (without OPT_NON_STR_KEYS)
+  and an int outside the 64-bit ranges, which no dataset has, and the check
+  would stop the run if one did.
 - Per dataset: warm-up runs of each operation per format, then each timed
   iteration runs encode, then decode, each round-robin over the formats.
   The round starts one format later at each iteration, so that no format
@@ -58,6 +62,7 @@ from typing import Callable
 import cbor2
 import msgpack
 import orjson
+import ormsgpack
 
 import surp
 
@@ -67,7 +72,7 @@ OPERATIONS = ("encode", "decode")
 # Below this many samples the nearest-rank p95 is the maximum.
 P95_MIN_SAMPLES = 20
 # The reference formats of the ratio table.
-RATIO_BASES = ("msgpack", "orjson")
+RATIO_BASES = ("msgpack", "ormsgpack", "orjson")
 # A chart panel whose largest bar is more than this many times its smallest
 # gets a log scale (as in the Rust charts).
 LOG_SCALE_SPAN = 20
@@ -109,6 +114,10 @@ FORMATS = [
            "surp.dumps(v, dedup=True) / surp.loads(b)"),
     Format("msgpack", "MessagePack", "msgpack", "#009E73", msgpack.packb, msgpack.unpackb, False,
            "msgpack.packb(v) / msgpack.unpackb(b), defaults (C extension; bin type for bytes)"),
+    Format("ormsgpack", "ormsgpack", "ormsgpack", "#D55E00", ormsgpack.packb, ormsgpack.unpackb,
+           False,
+           "ormsgpack.packb(v) / ormsgpack.unpackb(b), defaults (Rust extension; bin type for "
+           "bytes; str dict keys only)"),
     Format("cbor2", "CBOR (cbor2)", "cbor2", "#CC79A7", cbor2.dumps, cbor2.loads, False,
            "cbor2.dumps(v) / cbor2.loads(b), defaults (C extension)"),
     Format("orjson", "orjson", "orjson", "#F0E442",
