@@ -81,6 +81,7 @@ fn main() {
         TypedDataset::Mesh,
         TypedDataset::GameSave,
         TypedDataset::GameUpdates,
+        TypedDataset::World,
     ] {
         let name = dataset.name();
         match dataset
@@ -91,6 +92,7 @@ fn main() {
             TypedValue::Mesh(v) => row(name, &v),
             TypedValue::GameSave(v) => row(name, &v),
             TypedValue::GameUpdates(v) => row(name, &v),
+            TypedValue::World(v) => row(name, &v),
         }
     }
     for dataset in Dataset::ALL {

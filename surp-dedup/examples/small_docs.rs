@@ -125,6 +125,7 @@ fn main() {
             TypedValue::Mesh(v) => run("triangle", &v.triangles, mode),
             TypedValue::GameSave(v) => run("game save", &v.saves, mode),
             TypedValue::GameUpdates(v) => run("game tick", &v.ticks, mode),
+            TypedValue::World(v) => run("world entity", &v.entities, mode),
         }
     }
 }

@@ -41,12 +41,14 @@ fn every_typed_dataset_decodes_the_same_positionally() {
         TypedDataset::Mesh,
         TypedDataset::GameSave,
         TypedDataset::GameUpdates,
+        TypedDataset::World,
     ] {
         match dataset.generate(Scale::Ci) {
             TypedValue::Log(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
             TypedValue::Mesh(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
             TypedValue::GameSave(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
             TypedValue::GameUpdates(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
+            TypedValue::World(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
         }
     }
 }

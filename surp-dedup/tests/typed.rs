@@ -23,12 +23,14 @@ fn every_typed_dataset_encodes_as_its_dynamic_document() {
         TypedDataset::Mesh,
         TypedDataset::GameSave,
         TypedDataset::GameUpdates,
+        TypedDataset::World,
     ] {
         let (typed, dynamic) = match dataset.generate(Scale::Ci) {
             TypedValue::Log(v) => typed_and_dynamic(&v),
             TypedValue::Mesh(v) => typed_and_dynamic(&v),
             TypedValue::GameSave(v) => typed_and_dynamic(&v),
             TypedValue::GameUpdates(v) => typed_and_dynamic(&v),
+            TypedValue::World(v) => typed_and_dynamic(&v),
         };
         assert!(
             typed == dynamic,

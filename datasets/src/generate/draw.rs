@@ -72,6 +72,27 @@ impl Draw {
         self.rng.random()
     }
 
+    /// A uniform `f32` in `lo..hi` that uses its whole significand and is
+    /// never exact in binary16: a measured or simulated quantity, which no
+    /// format gets to store in fewer bits by luck.
+    ///
+    /// The value is drawn as an `f64` (52 random bits, far more than the
+    /// 24 an `f32` keeps) and rounded to the nearest `f32` by `as`, which
+    /// is IEEE-754 rounding on every platform. It is drawn again while the
+    /// low 13 of its 23 stored significand bits are all zero, which
+    /// excludes every value binary16 holds exactly (binary16 keeps 10
+    /// significand bits, so each of its values, normal or subnormal, has
+    /// at least those 13 low bits clear as an `f32`; zero too). One draw
+    /// in 8,192 is redrawn, and the rounding's rare landing on `hi` too.
+    pub(crate) fn f32_between(&mut self, lo: f64, hi: f64) -> f32 {
+        loop {
+            let v = self.float_between(lo, hi) as f32;
+            if v.to_bits() & 0x1fff != 0 && f64::from(v) < hi {
+                return v;
+            }
+        }
+    }
+
     /// 64 uniformly random bits.
     pub(crate) fn bits(&mut self) -> u64 {
         self.rng.next_u64()

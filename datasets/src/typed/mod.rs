@@ -34,6 +34,7 @@ pub mod log;
 pub mod mesh;
 #[cfg(feature = "protobuf")]
 pub mod protobuf;
+pub mod world;
 
 use std::fmt;
 use std::fmt::Debug;
@@ -56,6 +57,7 @@ pub use game_save::GameSaves;
 pub use game_updates::GameUpdates;
 pub use log::AccessLog;
 pub use mesh::Mesh;
+pub use world::World;
 
 /// The version of the typed datasets, kept apart from
 /// [`DATASET_VERSION`](crate::DATASET_VERSION) so that adding or changing a
@@ -73,6 +75,8 @@ pub enum TypedDataset {
     GameSave,
     /// Game-server state updates ([`GameUpdates`]).
     GameUpdates,
+    /// The entities of a game world ([`World`]).
+    World,
 }
 
 /// A generated typed dataset, owned.
@@ -86,6 +90,8 @@ pub enum TypedValue {
     GameSave(GameSaves<String>),
     /// [`TypedDataset::GameUpdates`].
     GameUpdates(GameUpdates),
+    /// [`TypedDataset::World`].
+    World(World),
 }
 
 /// The Rust type of a typed dataset, and what a codec needs to know about
@@ -98,8 +104,8 @@ pub trait TypedData: Serialize + DeserializeOwned + PartialEq + Debug + 'static 
     /// Whether the type holds text, so that [`Self::Borrowed`] borrows
     /// something and a borrowed decode is worth measuring.
     const HAS_STRINGS: bool;
-    /// The number of top-level records: log lines, triangles, saves or
-    /// ticks.
+    /// The number of top-level records: log lines, triangles, saves, ticks or
+    /// entities.
     fn records(&self) -> usize;
     /// The dataset's Protobuf message.
     #[cfg(feature = "protobuf")]
@@ -130,6 +136,7 @@ impl TypedValue {
             TypedValue::Mesh(v) => visitor.visit(v),
             TypedValue::GameSave(v) => visitor.visit(v),
             TypedValue::GameUpdates(v) => visitor.visit(v),
+            TypedValue::World(v) => visitor.visit(v),
         }
     }
 
@@ -145,7 +152,8 @@ impl TypedValue {
         self.visit(Json)
     }
 
-    /// The number of top-level records: log lines, triangles, saves or ticks.
+    /// The number of top-level records: log lines, triangles, saves, ticks or
+    /// entities.
     pub fn records(&self) -> u64 {
         struct Records;
         impl TypedVisitor<'_> for Records {
@@ -160,11 +168,12 @@ impl TypedValue {
 
 impl TypedDataset {
     /// Every typed dataset, in the order reports list them.
-    pub const ALL: [TypedDataset; 4] = [
+    pub const ALL: [TypedDataset; 5] = [
         TypedDataset::Log,
         TypedDataset::Mesh,
         TypedDataset::GameSave,
         TypedDataset::GameUpdates,
+        TypedDataset::World,
     ];
 
     /// The name used in reports, manifests and on command lines.
@@ -174,6 +183,7 @@ impl TypedDataset {
             TypedDataset::Mesh => "mesh",
             TypedDataset::GameSave => "game_save",
             TypedDataset::GameUpdates => "game_updates",
+            TypedDataset::World => "world",
         }
     }
 
@@ -195,6 +205,9 @@ impl TypedDataset {
             TypedDataset::GameUpdates => {
                 "game-server ticks: many small integers, unit and struct enums, Vecs of entities, no strings"
             }
+            TypedDataset::World => {
+                "game-world entities: enums on every record (unit, newtype and struct variants), full-precision f32s, no strings"
+            }
         }
     }
 
@@ -206,6 +219,7 @@ impl TypedDataset {
             TypedDataset::Mesh => Mesh::HAS_STRINGS,
             TypedDataset::GameSave => GameSaves::<String>::HAS_STRINGS,
             TypedDataset::GameUpdates => GameUpdates::HAS_STRINGS,
+            TypedDataset::World => World::HAS_STRINGS,
         }
     }
 
@@ -218,6 +232,7 @@ impl TypedDataset {
             TypedDataset::Mesh => BASE + 2,
             TypedDataset::GameSave => BASE + 3,
             TypedDataset::GameUpdates => BASE + 4,
+            TypedDataset::World => BASE + 5,
         }
     }
 
@@ -228,6 +243,7 @@ impl TypedDataset {
             TypedDataset::Mesh => mesh::count(scale),
             TypedDataset::GameSave => game_save::count(scale),
             TypedDataset::GameUpdates => game_updates::count(scale),
+            TypedDataset::World => world::count(scale),
         }
     }
 
@@ -242,6 +258,7 @@ impl TypedDataset {
             TypedDataset::GameUpdates => {
                 TypedValue::GameUpdates(game_updates::generate(seed, scale))
             }
+            TypedDataset::World => TypedValue::World(world::generate(seed, scale)),
         }
     }
 
