@@ -82,6 +82,7 @@ fn main() {
         TypedDataset::GameSave,
         TypedDataset::GameUpdates,
         TypedDataset::World,
+        TypedDataset::ScanMesh,
     ] {
         let name = dataset.name();
         match dataset
@@ -93,6 +94,7 @@ fn main() {
             TypedValue::GameSave(v) => row(name, &v),
             TypedValue::GameUpdates(v) => row(name, &v),
             TypedValue::World(v) => row(name, &v),
+            TypedValue::ScanMesh(v) => row(name, &v),
         }
     }
     for dataset in Dataset::ALL {

@@ -126,6 +126,7 @@ fn main() {
             TypedValue::GameSave(v) => run("game save", &v.saves, mode),
             TypedValue::GameUpdates(v) => run("game tick", &v.ticks, mode),
             TypedValue::World(v) => run("world entity", &v.entities, mode),
+            TypedValue::ScanMesh(v) => run("scan vertex", &v.vertices, mode),
         }
     }
 }

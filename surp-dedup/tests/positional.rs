@@ -42,6 +42,7 @@ fn every_typed_dataset_decodes_the_same_positionally() {
         TypedDataset::GameSave,
         TypedDataset::GameUpdates,
         TypedDataset::World,
+        TypedDataset::ScanMesh,
     ] {
         match dataset.generate(Scale::Ci) {
             TypedValue::Log(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
@@ -49,6 +50,7 @@ fn every_typed_dataset_decodes_the_same_positionally() {
             TypedValue::GameSave(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
             TypedValue::GameUpdates(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
             TypedValue::World(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
+            TypedValue::ScanMesh(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
         }
     }
 }

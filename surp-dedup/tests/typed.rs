@@ -24,6 +24,7 @@ fn every_typed_dataset_encodes_as_its_dynamic_document() {
         TypedDataset::GameSave,
         TypedDataset::GameUpdates,
         TypedDataset::World,
+        TypedDataset::ScanMesh,
     ] {
         let (typed, dynamic) = match dataset.generate(Scale::Ci) {
             TypedValue::Log(v) => typed_and_dynamic(&v),
@@ -31,6 +32,7 @@ fn every_typed_dataset_encodes_as_its_dynamic_document() {
             TypedValue::GameSave(v) => typed_and_dynamic(&v),
             TypedValue::GameUpdates(v) => typed_and_dynamic(&v),
             TypedValue::World(v) => typed_and_dynamic(&v),
+            TypedValue::ScanMesh(v) => typed_and_dynamic(&v),
         };
         assert!(
             typed == dynamic,

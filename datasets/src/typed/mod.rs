@@ -34,6 +34,7 @@ pub mod log;
 pub mod mesh;
 #[cfg(feature = "protobuf")]
 pub mod protobuf;
+pub mod scan_mesh;
 pub mod world;
 
 use std::fmt;
@@ -57,6 +58,7 @@ pub use game_save::GameSaves;
 pub use game_updates::GameUpdates;
 pub use log::AccessLog;
 pub use mesh::Mesh;
+pub use scan_mesh::ScanMesh;
 pub use world::World;
 
 /// The version of the typed datasets, kept apart from
@@ -77,6 +79,8 @@ pub enum TypedDataset {
     GameUpdates,
     /// The entities of a game world ([`World`]).
     World,
+    /// A scanned mesh ([`ScanMesh`]).
+    ScanMesh,
 }
 
 /// A generated typed dataset, owned.
@@ -92,6 +96,8 @@ pub enum TypedValue {
     GameUpdates(GameUpdates),
     /// [`TypedDataset::World`].
     World(World),
+    /// [`TypedDataset::ScanMesh`].
+    ScanMesh(ScanMesh),
 }
 
 /// The Rust type of a typed dataset, and what a codec needs to know about
@@ -104,8 +110,8 @@ pub trait TypedData: Serialize + DeserializeOwned + PartialEq + Debug + 'static 
     /// Whether the type holds text, so that [`Self::Borrowed`] borrows
     /// something and a borrowed decode is worth measuring.
     const HAS_STRINGS: bool;
-    /// The number of top-level records: log lines, triangles, saves, ticks or
-    /// entities.
+    /// The number of top-level records: log lines, triangles, saves, ticks,
+    /// entities or vertices.
     fn records(&self) -> usize;
     /// The dataset's Protobuf message.
     #[cfg(feature = "protobuf")]
@@ -137,6 +143,7 @@ impl TypedValue {
             TypedValue::GameSave(v) => visitor.visit(v),
             TypedValue::GameUpdates(v) => visitor.visit(v),
             TypedValue::World(v) => visitor.visit(v),
+            TypedValue::ScanMesh(v) => visitor.visit(v),
         }
     }
 
@@ -152,8 +159,8 @@ impl TypedValue {
         self.visit(Json)
     }
 
-    /// The number of top-level records: log lines, triangles, saves, ticks or
-    /// entities.
+    /// The number of top-level records: log lines, triangles, saves, ticks,
+    /// entities or vertices.
     pub fn records(&self) -> u64 {
         struct Records;
         impl TypedVisitor<'_> for Records {
@@ -168,12 +175,13 @@ impl TypedValue {
 
 impl TypedDataset {
     /// Every typed dataset, in the order reports list them.
-    pub const ALL: [TypedDataset; 5] = [
+    pub const ALL: [TypedDataset; 6] = [
         TypedDataset::Log,
         TypedDataset::Mesh,
         TypedDataset::GameSave,
         TypedDataset::GameUpdates,
         TypedDataset::World,
+        TypedDataset::ScanMesh,
     ];
 
     /// The name used in reports, manifests and on command lines.
@@ -184,6 +192,7 @@ impl TypedDataset {
             TypedDataset::GameSave => "game_save",
             TypedDataset::GameUpdates => "game_updates",
             TypedDataset::World => "world",
+            TypedDataset::ScanMesh => "scan_mesh",
         }
     }
 
@@ -208,6 +217,9 @@ impl TypedDataset {
             TypedDataset::World => {
                 "game-world entities: enums on every record (unit, newtype and struct variants), full-precision f32s, no strings"
             }
+            TypedDataset::ScanMesh => {
+                "a scanned mesh: f32 arrays whose values never narrow to binary16, u32 index triples, no strings"
+            }
         }
     }
 
@@ -220,6 +232,7 @@ impl TypedDataset {
             TypedDataset::GameSave => GameSaves::<String>::HAS_STRINGS,
             TypedDataset::GameUpdates => GameUpdates::HAS_STRINGS,
             TypedDataset::World => World::HAS_STRINGS,
+            TypedDataset::ScanMesh => ScanMesh::HAS_STRINGS,
         }
     }
 
@@ -233,6 +246,7 @@ impl TypedDataset {
             TypedDataset::GameSave => BASE + 3,
             TypedDataset::GameUpdates => BASE + 4,
             TypedDataset::World => BASE + 5,
+            TypedDataset::ScanMesh => BASE + 6,
         }
     }
 
@@ -244,6 +258,7 @@ impl TypedDataset {
             TypedDataset::GameSave => game_save::count(scale),
             TypedDataset::GameUpdates => game_updates::count(scale),
             TypedDataset::World => world::count(scale),
+            TypedDataset::ScanMesh => scan_mesh::count(scale),
         }
     }
 
@@ -259,6 +274,7 @@ impl TypedDataset {
                 TypedValue::GameUpdates(game_updates::generate(seed, scale))
             }
             TypedDataset::World => TypedValue::World(world::generate(seed, scale)),
+            TypedDataset::ScanMesh => TypedValue::ScanMesh(scan_mesh::generate(seed, scale)),
         }
     }
 
