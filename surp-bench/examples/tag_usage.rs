@@ -83,6 +83,7 @@ fn main() {
         TypedDataset::GameUpdates,
         TypedDataset::World,
         TypedDataset::ScanMesh,
+        TypedDataset::RequestLog,
     ] {
         let name = dataset.name();
         match dataset
@@ -95,6 +96,7 @@ fn main() {
             TypedValue::GameUpdates(v) => row(name, &v),
             TypedValue::World(v) => row(name, &v),
             TypedValue::ScanMesh(v) => row(name, &v),
+            TypedValue::RequestLog(v) => row(name, &v),
         }
     }
     for dataset in Dataset::ALL {

@@ -639,7 +639,7 @@ mod tests {
             "MessagePack compact, postcard, bitcode and Protobuf write no field names or types"
         ));
         let borrowed = typed.borrowed_decode.unwrap();
-        assert!(borrowed.contains("dataset has strings (log and game_save)"));
+        assert!(borrowed.contains("dataset has strings (log, game_save and request_log)"));
         assert!(borrowed.contains("(all but ciborium and prost, which cannot borrow"));
     }
 

@@ -127,6 +127,7 @@ fn main() {
             TypedValue::GameUpdates(v) => run("game tick", &v.ticks, mode),
             TypedValue::World(v) => run("world entity", &v.entities, mode),
             TypedValue::ScanMesh(v) => run("scan vertex", &v.vertices, mode),
+            TypedValue::RequestLog(v) => run("request", &v.requests, mode),
         }
     }
 }

@@ -43,6 +43,7 @@ fn every_typed_dataset_decodes_the_same_positionally() {
         TypedDataset::GameUpdates,
         TypedDataset::World,
         TypedDataset::ScanMesh,
+        TypedDataset::RequestLog,
     ] {
         match dataset.generate(Scale::Ci) {
             TypedValue::Log(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
@@ -51,6 +52,7 @@ fn every_typed_dataset_decodes_the_same_positionally() {
             TypedValue::GameUpdates(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
             TypedValue::World(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
             TypedValue::ScanMesh(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
+            TypedValue::RequestLog(v) => decodes_as(&surp_dedup::to_vec(&v).unwrap(), &v),
         }
     }
 }

@@ -25,6 +25,7 @@ fn every_typed_dataset_encodes_as_its_dynamic_document() {
         TypedDataset::GameUpdates,
         TypedDataset::World,
         TypedDataset::ScanMesh,
+        TypedDataset::RequestLog,
     ] {
         let (typed, dynamic) = match dataset.generate(Scale::Ci) {
             TypedValue::Log(v) => typed_and_dynamic(&v),
@@ -33,6 +34,7 @@ fn every_typed_dataset_encodes_as_its_dynamic_document() {
             TypedValue::GameUpdates(v) => typed_and_dynamic(&v),
             TypedValue::World(v) => typed_and_dynamic(&v),
             TypedValue::ScanMesh(v) => typed_and_dynamic(&v),
+            TypedValue::RequestLog(v) => typed_and_dynamic(&v),
         };
         assert!(
             typed == dynamic,

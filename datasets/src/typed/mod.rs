@@ -34,6 +34,7 @@ pub mod log;
 pub mod mesh;
 #[cfg(feature = "protobuf")]
 pub mod protobuf;
+pub mod request_log;
 pub mod scan_mesh;
 pub mod world;
 
@@ -58,6 +59,7 @@ pub use game_save::GameSaves;
 pub use game_updates::GameUpdates;
 pub use log::AccessLog;
 pub use mesh::Mesh;
+pub use request_log::RequestLog;
 pub use scan_mesh::ScanMesh;
 pub use world::World;
 
@@ -81,6 +83,8 @@ pub enum TypedDataset {
     World,
     /// A scanned mesh ([`ScanMesh`]).
     ScanMesh,
+    /// HTTP requests ([`RequestLog`]).
+    RequestLog,
 }
 
 /// A generated typed dataset, owned.
@@ -98,6 +102,8 @@ pub enum TypedValue {
     World(World),
     /// [`TypedDataset::ScanMesh`].
     ScanMesh(ScanMesh),
+    /// [`TypedDataset::RequestLog`].
+    RequestLog(RequestLog<String>),
 }
 
 /// The Rust type of a typed dataset, and what a codec needs to know about
@@ -111,7 +117,7 @@ pub trait TypedData: Serialize + DeserializeOwned + PartialEq + Debug + 'static 
     /// something and a borrowed decode is worth measuring.
     const HAS_STRINGS: bool;
     /// The number of top-level records: log lines, triangles, saves, ticks,
-    /// entities or vertices.
+    /// entities, vertices or requests.
     fn records(&self) -> usize;
     /// The dataset's Protobuf message.
     #[cfg(feature = "protobuf")]
@@ -144,6 +150,7 @@ impl TypedValue {
             TypedValue::GameUpdates(v) => visitor.visit(v),
             TypedValue::World(v) => visitor.visit(v),
             TypedValue::ScanMesh(v) => visitor.visit(v),
+            TypedValue::RequestLog(v) => visitor.visit(v),
         }
     }
 
@@ -160,7 +167,7 @@ impl TypedValue {
     }
 
     /// The number of top-level records: log lines, triangles, saves, ticks,
-    /// entities or vertices.
+    /// entities, vertices or requests.
     pub fn records(&self) -> u64 {
         struct Records;
         impl TypedVisitor<'_> for Records {
@@ -175,13 +182,14 @@ impl TypedValue {
 
 impl TypedDataset {
     /// Every typed dataset, in the order reports list them.
-    pub const ALL: [TypedDataset; 6] = [
+    pub const ALL: [TypedDataset; 7] = [
         TypedDataset::Log,
         TypedDataset::Mesh,
         TypedDataset::GameSave,
         TypedDataset::GameUpdates,
         TypedDataset::World,
         TypedDataset::ScanMesh,
+        TypedDataset::RequestLog,
     ];
 
     /// The name used in reports, manifests and on command lines.
@@ -193,6 +201,7 @@ impl TypedDataset {
             TypedDataset::GameUpdates => "game_updates",
             TypedDataset::World => "world",
             TypedDataset::ScanMesh => "scan_mesh",
+            TypedDataset::RequestLog => "request_log",
         }
     }
 
@@ -220,6 +229,9 @@ impl TypedDataset {
             TypedDataset::ScanMesh => {
                 "a scanned mesh: f32 arrays whose values never narrow to binary16, u32 index triples, no strings"
             }
+            TypedDataset::RequestLog => {
+                "HTTP requests: many short strings in small nested structs, Options, Vecs of words"
+            }
         }
     }
 
@@ -233,6 +245,7 @@ impl TypedDataset {
             TypedDataset::GameUpdates => GameUpdates::HAS_STRINGS,
             TypedDataset::World => World::HAS_STRINGS,
             TypedDataset::ScanMesh => ScanMesh::HAS_STRINGS,
+            TypedDataset::RequestLog => RequestLog::<String>::HAS_STRINGS,
         }
     }
 
@@ -247,6 +260,7 @@ impl TypedDataset {
             TypedDataset::GameUpdates => BASE + 4,
             TypedDataset::World => BASE + 5,
             TypedDataset::ScanMesh => BASE + 6,
+            TypedDataset::RequestLog => BASE + 7,
         }
     }
 
@@ -259,6 +273,7 @@ impl TypedDataset {
             TypedDataset::GameUpdates => game_updates::count(scale),
             TypedDataset::World => world::count(scale),
             TypedDataset::ScanMesh => scan_mesh::count(scale),
+            TypedDataset::RequestLog => request_log::count(scale),
         }
     }
 
@@ -275,6 +290,7 @@ impl TypedDataset {
             }
             TypedDataset::World => TypedValue::World(world::generate(seed, scale)),
             TypedDataset::ScanMesh => TypedValue::ScanMesh(scan_mesh::generate(seed, scale)),
+            TypedDataset::RequestLog => TypedValue::RequestLog(request_log::generate(seed, scale)),
         }
     }
 
