@@ -6,12 +6,18 @@
 //! not link libpython and gets no run path.
 //!
 //! Without the `python` feature there is no module and nothing to link.
+//!
+//! It also sets PyO3's cfgs (`Py_3_12`, `PyPy`, ...) for the interpreter
+//! the module is built against.
 
 #[cfg(not(feature = "python"))]
 fn main() {}
 
 #[cfg(feature = "python")]
 fn main() {
+    // The `Py_3_*` cfgs of the interpreter built against: the fast paths
+    // read a str's data in place up to Python 3.13 (see src/write.rs).
+    pyo3_build_config::use_pyo3_cfgs();
     println!("cargo:rerun-if-env-changed=PYO3_BUILD_EXTENSION_MODULE");
     if std::env::var_os("PYO3_BUILD_EXTENSION_MODULE").is_some() {
         return;

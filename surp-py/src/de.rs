@@ -2,6 +2,10 @@
 //! objects directly as `surp::Deserializer` walks the document, plain or
 //! deduplicated.
 //!
+//! [`Decoder::decode`] tries the fast reader of `read.rs` first; this is the
+//! path of deduplicated documents, of the rare values that reader hands
+//! over, and of every error, reported with its kind and offset.
+//!
 //! The deserializer does all the checking (tags, lengths against the input,
 //! UTF-8, the depth limit, the deduplication tables); the visitor only
 //! turns each value into its Python object. An array's list is created at
@@ -28,6 +32,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 
 use crate::error::decode_error;
 use crate::keys::KeyCache;
+use crate::read;
 
 /// The state of one `loads` call: the key cache, and a Python exception
 /// raised while building objects (a `MemoryError`), kept because serde's
@@ -48,7 +53,24 @@ impl<'py> Decoder<'py> {
     }
 
     /// Decodes one whole document; bytes after it are an error.
+    ///
+    /// A plain document goes to the fast path ([`crate::read`]) first; what
+    /// it stops at is decoded again here, with serde, which reports errors
+    /// with their kind and offset.
     pub(crate) fn decode(&self, input: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+        let fast = {
+            let mut keys = self.keys.borrow_mut();
+            read::read(self.py, input, keys.as_deref_mut())
+        };
+        match fast {
+            Ok(value) => Ok(value),
+            Err(read::Stop::Python) => Err(PyErr::fetch(self.py)),
+            Err(read::Stop::Slow) => self.decode_with_serde(input),
+        }
+    }
+
+    /// Decodes one whole document with serde; bytes after it are an error.
+    pub(crate) fn decode_with_serde(&self, input: &[u8]) -> PyResult<Bound<'py, PyAny>> {
         let mut de = surp::Deserializer::from_slice(input);
         let result = Seed {
             dec: self,
@@ -156,8 +178,7 @@ impl<'de, 'py> Visitor<'de> for Seed<'_, 'py> {
             && let Some(keys) = self.dec.keys.borrow_mut().as_mut()
         {
             return keys
-                .get(py, v)
-                .map(Bound::into_any)
+                .get(py, v.as_bytes(), |_| new_str(py, v).map(Bound::into_any))
                 .map_err(|e| self.dec.python(e));
         }
         new_str(py, v)

@@ -19,9 +19,6 @@ use std::hash::BuildHasher;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 use pyo3::prelude::*;
-use pyo3::types::PyString;
-
-use crate::de::new_str;
 
 /// The number of slots (a power of two).
 const SLOTS: usize = 2048;
@@ -40,7 +37,7 @@ pub(crate) struct KeyCache {
 
 struct CachedKey {
     bytes: Box<[u8]>,
-    string: Py<PyString>,
+    string: Py<PyAny>,
 }
 
 impl KeyCache {
@@ -57,32 +54,80 @@ impl KeyCache {
         }
     }
 
-    /// The `str` for `text`: the cached object when there is one. Out of
-    /// memory is the Python exception.
+    /// The `str` for the UTF-8 bytes `text`: the cached object when there
+    /// is one, else what `make` makes of them (a `str`, or the error), which
+    /// is cached when it is short.
     #[inline]
-    pub(crate) fn get<'py>(
+    pub(crate) fn get<'py, E>(
         &mut self,
         py: Python<'py>,
-        text: &str,
-    ) -> PyResult<Bound<'py, PyString>> {
+        text: &[u8],
+        make: impl FnOnce(&[u8]) -> Result<Bound<'py, PyAny>, E>,
+    ) -> Result<Bound<'py, PyAny>, E> {
         if text.len() > MAX_KEY_BYTES {
-            return new_str(py, text);
+            return make(text);
         }
         if self.slots.is_empty() {
             self.slots.resize_with(SLOTS, || None);
         }
-        let index = foldhash::fast::FixedState::default().hash_one(text.as_bytes()) as usize;
+        let index = foldhash::fast::FixedState::default().hash_one(text) as usize;
         let slot = &mut self.slots[index & (SLOTS - 1)];
         if let Some(cached) = slot
-            && *cached.bytes == *text.as_bytes()
+            && same_bytes(&cached.bytes, text)
         {
             return Ok(cached.string.bind(py).clone());
         }
-        let string = new_str(py, text)?;
+        let string = make(text)?;
         *slot = Some(CachedKey {
-            bytes: text.as_bytes().into(),
+            bytes: text.into(),
             string: string.clone().unbind(),
         });
         Ok(string)
+    }
+}
+
+/// Whether two short byte strings are equal: compared in 8-byte words
+/// (the last one overlapping), which for keys beats a call to `memcmp`.
+#[inline(always)]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap());
+    if n >= 8 {
+        let mut at = 0;
+        while at + 8 < n {
+            if word(a, at) != word(b, at) {
+                return false;
+            }
+            at += 8;
+        }
+        return word(a, n - 8) == word(b, n - 8);
+    }
+    let half = |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap());
+    if n >= 4 {
+        return half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4);
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_bytes;
+
+    #[test]
+    fn same_bytes_is_slice_equality_at_every_length() {
+        let text: Vec<u8> = (0..70u8).collect();
+        for n in 0..=text.len() {
+            let a = &text[..n];
+            assert!(same_bytes(a, a));
+            assert!(!same_bytes(a, &text[..n.saturating_sub(1)]) || n == 0);
+            for flip in 0..n {
+                let mut b = a.to_vec();
+                b[flip] ^= 0x20;
+                assert!(!same_bytes(a, &b), "length {n}, byte {flip}");
+            }
+        }
     }
 }

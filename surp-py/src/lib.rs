@@ -12,11 +12,18 @@
 //! smaller = surp.dumps([{"kind": "push"}] * 100, dedup=True)
 //! ```
 //!
-//! Objects are converted straight to and from the wire: `dumps` hands a
-//! `serde::Serialize` view of the object (`ser.rs`) to `surp::Serializer`
-//! or `surp_dedup::to_vec`, and `loads` drives a visitor that builds Python
-//! objects (`de.rs`) with `surp::Deserializer`. The type mapping, the errors
-//! and the limits are described in `surp-py/README.md`.
+//! Objects are converted straight to and from the wire. `dumps` walks the
+//! object with CPython's C API and writes Surp into the `bytes` object it
+//! returns (`write.rs`, `output.rs`); `loads` reads a plain document with a
+//! reader that builds the Python objects as it goes (`read.rs`). Both are
+//! fast paths over the serde ones, which stay the reference: a
+//! `serde::Serialize` view of the object (`ser.rs`) handed to
+//! `surp::Serializer` or `surp_dedup::to_vec`, and a visitor that builds
+//! Python objects (`de.rs`) for `surp::Deserializer`. Whatever a fast path
+//! does not handle (`default=`, errors, deduplicated documents, rare
+//! values) is done again on the serde path, so the output and the errors
+//! are the same either way. The type mapping, the errors and the limits are
+//! described in `surp-py/README.md`.
 //!
 //! ## The `python` feature
 //!
@@ -28,7 +35,20 @@
 //! `surp-py/`); `cargo test -p surp-py --features python` runs the Rust unit
 //! tests, linked to libpython.
 
+//!
+//! ## Unsafe code
+//!
+//! Unsafe code is denied in the crate and allowed by name in the modules
+//! that call CPython directly, where the speed is: `write` and `read` (the
+//! fast paths of `dumps` and `loads`), `output` (the `bytes` object that
+//! `dumps` fills), `de` (lists filled in place) and `ser` (`PyDict_Next`).
+//! Every unsafe block says why it is sound in a `SAFETY:` comment (clippy's
+//! `undocumented_unsafe_blocks` holds it to that).
+#![deny(unsafe_code)]
+#![deny(clippy::undocumented_unsafe_blocks)]
+
 #[cfg(feature = "python")]
+#[allow(unsafe_code)]
 mod de;
 #[cfg(feature = "python")]
 mod error;
@@ -37,9 +57,17 @@ mod keys;
 #[cfg(feature = "python")]
 mod module;
 #[cfg(feature = "python")]
+#[allow(unsafe_code)]
 mod output;
 #[cfg(feature = "python")]
+#[allow(unsafe_code)]
+mod read;
+#[cfg(feature = "python")]
+#[allow(unsafe_code)]
 mod ser;
+#[cfg(feature = "python")]
+#[allow(unsafe_code)]
+mod write;
 
 #[cfg(feature = "python")]
 pub use error::{DecodeError, EncodeError};

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
 use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error};
-use crate::{de, output, ser};
+use crate::{de, output, ser, write};
 
 /// Encodes `obj` as a Surp document.
 ///
@@ -56,23 +56,23 @@ fn encode<'py>(
             Err(err) => Err(encoder.into_error(err)),
         };
     }
-    let mut failure = None;
-    let result = PyBytes::new_with_writer(py, 0, |writer| {
-        let mut ser = surp::Serializer::new(output::BytesOutput::new(writer));
-        let encoded = serde::Serialize::serialize(&value, &mut ser);
-        let mut out = ser.into_inner();
-        let encoded = encoded.and_then(|()| out.flush());
-        encoded.map_err(|err| {
-            out.take_python_error().unwrap_or_else(|| {
-                failure = Some(err);
-                // Replaced by the EncodeError below.
-                PyTypeError::new_err("")
-            })
-        })
-    });
-    match failure {
-        Some(err) => Err(encoder.into_error(err)),
-        None => result,
+    // The fast path first; what it stops at (another type, for default=
+    // or an error, and the rare cases listed in `write`) is encoded again
+    // with serde, which reports errors with their path.
+    let mut out = output::BytesOutput::new(py);
+    match write::write(obj, &mut out) {
+        Ok(()) => return out.finish(),
+        Err(write::Stop::Python(err)) => return Err(err),
+        Err(write::Stop::Slow) => drop(out),
+    }
+    let mut ser = surp::Serializer::new(output::BytesOutput::new(py));
+    let encoded = serde::Serialize::serialize(&value, &mut ser);
+    let mut out = ser.into_inner();
+    match encoded {
+        Ok(()) => out.finish(),
+        Err(err) => Err(out
+            .take_python_error()
+            .unwrap_or_else(|| encoder.into_error(err))),
     }
 }
 

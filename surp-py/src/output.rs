@@ -1,61 +1,155 @@
 //! Where `dumps` writes: straight into the `bytes` object it returns.
 //!
-//! The serializer makes many small writes (a tag, a short string); they are
-//! gathered in a `Vec`, which is moved into the `bytes` object when a large
-//! payload (a long string, a blob) comes, and that payload is copied
-//! straight in. Small writes stay as cheap as pushing to a `Vec` (nothing is
-//! checked per write), and a blob is copied once instead of two or three
-//! times (into a growing `Vec`, then into the `bytes`), which is what
-//! decides the speed on binary data.
+//! The document is written into a `bytes` object under construction, which
+//! grows in place (`_PyBytes_Resize`, a `realloc`) when a write would not
+//! fit and is cut to its length at the end, as orjson and ormsgpack do. No
+//! byte is copied after it is written except by a `realloc` that cannot grow
+//! in place, and a large payload (a long string, a blob) is copied once,
+//! from the object to the output.
 //!
-//! The buffer never grows: when a write would not fit, what is buffered
-//! moves into the `bytes` object first. The document itself lives only in
-//! Python memory, so running out of memory is a `MemoryError` (or the
-//! module's error), not an aborted allocation in Rust.
+//! The document lives only in Python memory, so running out of memory is a
+//! `MemoryError`, not an aborted allocation in Rust.
 
+use std::os::raw::c_int;
+use std::ptr;
+
+use pyo3::ffi;
 use pyo3::prelude::*;
-use pyo3::types::bytes::PyBytesWriter;
+use pyo3::types::PyBytes;
+use surp::__private::wire;
 use surp::{Error, Output};
 
-/// A payload at least this long bypasses the buffer.
-const DIRECT_AT: usize = 2 * 1024;
+/// The first capacity: most documents of a few hundred bytes fit, and the
+/// capacity doubles from there.
+const INITIAL: usize = 1024;
 
-/// The buffer's fixed size: anything shorter than [`DIRECT_AT`] fits once it
-/// is flushed.
-const BUFFER: usize = 8 * 1024;
+unsafe extern "C" {
+    /// Resizes a `bytes` object that nothing else refers to yet (CPython's
+    /// own API for building one in place, which pyo3's `ffi` does not
+    /// export). On failure it frees the object, sets `*bytes` to NULL and
+    /// raises `MemoryError`.
+    fn _PyBytes_Resize(bytes: *mut *mut ffi::PyObject, size: ffi::Py_ssize_t) -> c_int;
+}
 
 /// An [`Output`] that fills a `bytes` object under construction.
-pub(crate) struct BytesOutput<'a, 'py> {
-    writer: &'a mut PyBytesWriter<'py>,
-    pending: Vec<u8>,
-    /// A Python error from growing the `bytes` object (out of memory).
+///
+/// Invariants: either `bytes` is NULL (nothing made yet, or a resize failed
+/// and freed it), `data` dangling and `cap` 0; or `bytes` is a `bytes`
+/// object of size `cap` that only this value refers to, and `data` points
+/// at its first byte. `len <= cap`, and the first `len` bytes are written.
+/// After a failed resize `failed` holds the error and nothing more is
+/// written.
+pub(crate) struct BytesOutput<'py> {
+    py: Python<'py>,
+    bytes: *mut ffi::PyObject,
+    data: *mut u8,
+    len: usize,
+    cap: usize,
+    /// The Python error from growing the `bytes` object (out of memory).
     failed: Option<PyErr>,
 }
 
-impl<'a, 'py> BytesOutput<'a, 'py> {
-    /// An output that fills the writer's `bytes` object; call
-    /// [`BytesOutput::flush`] at the end.
-    pub(crate) fn new(writer: &'a mut PyBytesWriter<'py>) -> Self {
+impl<'py> BytesOutput<'py> {
+    /// An empty output; the `bytes` object is made by the first write.
+    pub(crate) fn new(py: Python<'py>) -> Self {
         BytesOutput {
-            writer,
-            pending: Vec::with_capacity(BUFFER),
+            py,
+            bytes: ptr::null_mut(),
+            data: ptr::NonNull::dangling().as_ptr(),
+            len: 0,
+            cap: 0,
             failed: None,
         }
     }
 
-    /// Moves what is buffered into the `bytes` object.
-    pub(crate) fn flush(&mut self) -> surp::Result<()> {
-        if self.pending.is_empty() {
-            return Ok(());
+    /// The bytes written so far, as the `bytes` object, cut to their length.
+    pub(crate) fn finish(mut self) -> PyResult<Bound<'py, PyBytes>> {
+        if let Some(err) = self.failed.take() {
+            return Err(err);
         }
-        let result = self.writer.write_bytes(&self.pending);
-        self.pending.clear();
-        result.map_err(|e| self.fail(e))
+        if self.bytes.is_null() {
+            // Nothing written (an encoder always writes, but be exact).
+            return Ok(PyBytes::new(self.py, &[]));
+        }
+        if self.len != self.cap {
+            self.resize(self.len)?;
+        }
+        let bytes = std::mem::replace(&mut self.bytes, ptr::null_mut());
+        // SAFETY: `bytes` is a `bytes` object holding the document (the
+        // invariant), owned by this value, whose ownership moves out here
+        // (the field is NULL now, so `drop` does not release it).
+        Ok(unsafe { Bound::from_owned_ptr(self.py, bytes).cast_into_unchecked() })
     }
 
     /// The Python error behind a failed write, if that is why it failed.
     pub(crate) fn take_python_error(&mut self) -> Option<PyErr> {
         self.failed.take()
+    }
+
+    /// Makes room for `n` more bytes.
+    #[inline(always)]
+    fn room(&mut self, n: usize) -> surp::Result<()> {
+        if self.cap - self.len < n {
+            return self.grow(n);
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, n: usize) -> surp::Result<()> {
+        if self.failed.is_some() {
+            // A write failed before: so does every later one.
+            return Err(<Error as serde::ser::Error>::custom(
+                "the output could not grow",
+            ));
+        }
+        let Some(needed) = self.len.checked_add(n) else {
+            return Err(self.fail(pyo3::exceptions::PyMemoryError::new_err(
+                "a document larger than memory",
+            )));
+        };
+        let cap = needed.max(self.cap.saturating_mul(2)).max(INITIAL);
+        self.resize(cap).map_err(|e| self.fail(e))
+    }
+
+    /// Sets the size of the `bytes` object (making it on the first call).
+    fn resize(&mut self, cap: usize) -> PyResult<()> {
+        let Ok(size) = ffi::Py_ssize_t::try_from(cap) else {
+            return Err(pyo3::exceptions::PyMemoryError::new_err(
+                "a document larger than memory",
+            ));
+        };
+        if self.bytes.is_null() {
+            // SAFETY: a NULL source makes an uninitialised `bytes` object of
+            // `size` bytes (a new reference), or NULL with MemoryError set.
+            self.bytes = unsafe { ffi::PyBytes_FromStringAndSize(ptr::null(), size) };
+        } else {
+            // SAFETY: `bytes` is a `bytes` object that only this value refers
+            // to (it is not handed out before `finish`, and `bytes` objects
+            // are not tracked by the garbage collector, so no Python code can
+            // find it), which is what `_PyBytes_Resize` requires. On failure
+            // it frees the object and sets the pointer to NULL.
+            unsafe {
+                if _PyBytes_Resize(&mut self.bytes, size) != 0 {
+                    self.bytes = ptr::null_mut();
+                }
+            }
+        }
+        if self.bytes.is_null() {
+            // The object is gone. Callers record the error, after which
+            // nothing is written again.
+            self.data = ptr::NonNull::dangling().as_ptr();
+            self.len = 0;
+            self.cap = 0;
+            return Err(PyErr::fetch(self.py));
+        }
+        // SAFETY: `bytes` is a live `bytes` object of `size` bytes.
+        self.data = unsafe { ffi::PyBytes_AS_STRING(self.bytes) }
+            .cast::<u8>()
+            .cast_mut();
+        self.cap = cap;
+        Ok(())
     }
 
     #[cold]
@@ -64,50 +158,166 @@ impl<'a, 'py> BytesOutput<'a, 'py> {
         self.failed = Some(err);
         <Error as serde::ser::Error>::custom(message)
     }
+
+    /// Appends `bytes`, for which [`BytesOutput::room`] made room.
+    ///
+    /// Up to 32 bytes are copied as two overlapping words (8, 4 or 16 bytes
+    /// each), as `memcpy` does inside, without the call: most strings of a
+    /// document are keys and short values.
+    #[inline(always)]
+    fn put(&mut self, bytes: &[u8]) {
+        let n = bytes.len();
+        debug_assert!(self.cap - self.len >= n);
+        // SAFETY: `room` made sure that `len + n <= cap`, so every write
+        // below stays inside the `bytes` object's `cap` bytes at `data`,
+        // and every read inside `bytes` (each word starts at 0 or ends at
+        // `n`, and is only read when `n` is at least its size); the source
+        // is a Rust slice, which cannot overlap the Python object.
+        unsafe {
+            let src = bytes.as_ptr();
+            let dst = self.data.add(self.len);
+            if n <= 16 {
+                if n >= 8 {
+                    let head = ptr::read_unaligned(src.cast::<u64>());
+                    let tail = ptr::read_unaligned(src.add(n - 8).cast::<u64>());
+                    ptr::write_unaligned(dst.cast::<u64>(), head);
+                    ptr::write_unaligned(dst.add(n - 8).cast::<u64>(), tail);
+                } else if n >= 4 {
+                    let head = ptr::read_unaligned(src.cast::<u32>());
+                    let tail = ptr::read_unaligned(src.add(n - 4).cast::<u32>());
+                    ptr::write_unaligned(dst.cast::<u32>(), head);
+                    ptr::write_unaligned(dst.add(n - 4).cast::<u32>(), tail);
+                } else if n > 0 {
+                    *dst = *src;
+                    *dst.add(n / 2) = *src.add(n / 2);
+                    *dst.add(n - 1) = *src.add(n - 1);
+                }
+            } else if n <= 32 {
+                let head = ptr::read_unaligned(src.cast::<u128>());
+                let tail = ptr::read_unaligned(src.add(n - 16).cast::<u128>());
+                ptr::write_unaligned(dst.cast::<u128>(), head);
+                ptr::write_unaligned(dst.add(n - 16).cast::<u128>(), tail);
+            } else {
+                ptr::copy_nonoverlapping(src, dst, n);
+            }
+        }
+        self.len += n;
+    }
+
+    /// Writes a signed integer in its shortest form, as
+    /// `surp::__private::wire::write_i64` does (a test holds them to the
+    /// same bytes), inlined: the wire's own is a call per integer.
+    #[inline(always)]
+    pub(crate) fn write_i64(&mut self, v: i64) -> surp::Result<()> {
+        self.room(wire::MAX_HEADER)?;
+        if (wire::FIXNINT_MIN_VALUE..=i64::from(wire::FIXUINT_MAX)).contains(&v) {
+            // 0..=127 is its own tag, -8..=-1 its two's complement byte.
+            self.put(&[v as u8]);
+            return Ok(());
+        }
+        // A negative v is written as n = -1 - v = !v, after a `nint` tag.
+        let (first_tag, n) = if v >= 0 {
+            (wire::UINT1, v as u64)
+        } else {
+            (wire::NINT1, !v as u64)
+        };
+        let width = wire::byte_width(n);
+        let mut buf = [0u8; 9];
+        buf[0] = first_tag + (width as u8 - 1);
+        buf[1..].copy_from_slice(&n.to_le_bytes());
+        self.put(&buf);
+        self.len -= 8 - width;
+        Ok(())
+    }
+
+    /// Writes a string: its header and its UTF-8 bytes, with one check for
+    /// room.
+    #[inline(always)]
+    pub(crate) fn write_str(&mut self, text: &[u8]) -> surp::Result<()> {
+        self.room(wire::MAX_HEADER + text.len())?;
+        wire::write_header(self, wire::Kind::Str, text.len())?;
+        self.put(text);
+        Ok(())
+    }
 }
 
-impl Output for BytesOutput<'_, '_> {
-    #[inline]
+impl Drop for BytesOutput<'_> {
+    fn drop(&mut self) {
+        if !self.bytes.is_null() {
+            // SAFETY: an unfinished `bytes` object owned by this value.
+            unsafe { ffi::Py_DECREF(self.bytes) };
+        }
+    }
+}
+
+impl Output for BytesOutput<'_> {
+    #[inline(always)]
     fn write_u8(&mut self, byte: u8) -> surp::Result<()> {
         self.room(1)?;
-        self.pending.push(byte);
+        self.put(&[byte]);
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_all(&mut self, bytes: &[u8]) -> surp::Result<()> {
-        if bytes.len() >= DIRECT_AT {
-            return self.write_direct(bytes);
-        }
         self.room(bytes.len())?;
-        self.pending.extend_from_slice(bytes);
+        self.put(bytes);
         Ok(())
     }
 
-    #[inline]
+    #[inline(always)]
     fn write_prefix<const N: usize>(&mut self, bytes: &[u8; N], len: usize) -> surp::Result<()> {
+        // A fixed-size copy beats a copy of variable length; the bytes past
+        // `len` are overwritten by the next write or cut by `finish`.
         self.room(N)?;
-        // A fixed-size copy and a truncation beat a copy of variable length.
-        self.pending.extend_from_slice(bytes);
-        self.pending.truncate(self.pending.len() - (N - len));
+        self.put(bytes);
+        self.len -= N - len;
         Ok(())
     }
 }
 
-impl BytesOutput<'_, '_> {
-    /// Makes room for `n` more bytes (at most [`DIRECT_AT`]) in the buffer
-    /// without growing it.
-    #[inline]
-    fn room(&mut self, n: usize) -> surp::Result<()> {
-        if self.pending.len() + n > BUFFER {
-            return self.flush();
-        }
-        Ok(())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_are_written_as_the_crate_writes_them() {
+        Python::initialize();
+        Python::attach(|py| {
+            let mut values = vec![i64::MIN, i64::MAX, 0, -1];
+            for shift in 0..64 {
+                let p = 1i64 << shift;
+                values.extend([p, p.wrapping_sub(1), p.wrapping_add(1), p.wrapping_neg()]);
+                values.extend([p.wrapping_neg().wrapping_sub(1), 1i64.wrapping_sub(p)]);
+            }
+            for v in -300..300 {
+                values.push(v);
+            }
+            for v in values {
+                let mut out = BytesOutput::new(py);
+                out.write_i64(v).unwrap();
+                let mut expected = Vec::new();
+                wire::write_i64(&mut expected, v).unwrap();
+                assert_eq!(out.finish().unwrap().as_bytes(), &expected[..], "{v}");
+            }
+        });
     }
 
-    #[cold]
-    fn write_direct(&mut self, bytes: &[u8]) -> surp::Result<()> {
-        self.flush()?;
-        self.writer.write_bytes(bytes).map_err(|e| self.fail(e))
+    #[test]
+    fn short_and_long_payloads_are_copied_whole() {
+        Python::initialize();
+        Python::attach(|py| {
+            let text: Vec<u8> = (0..=255u8).cycle().take(5000).collect();
+            for n in (0..=70).chain([255, 256, 1000, 4999, 5000]) {
+                let mut out = BytesOutput::new(py);
+                out.write_str(&text[..n]).unwrap();
+                out.write_all(&text[..n]).unwrap();
+                let mut expected = Vec::new();
+                wire::write_header(&mut expected, wire::Kind::Str, n).unwrap();
+                expected.extend_from_slice(&text[..n]);
+                expected.extend_from_slice(&text[..n]);
+                assert_eq!(out.finish().unwrap().as_bytes(), &expected[..], "{n}");
+            }
+        });
     }
 }

@@ -2,6 +2,11 @@
 //! `surp::Serializer` and `surp_dedup::to_vec` write it directly, with no
 //! intermediate value.
 //!
+//! A plain `dumps` goes through the fast path of `write.rs` first; this is
+//! the path of `dedup=True`, of `default=`, and of every error (the fast path
+//! hands those over). It holds strong references, because Python code may
+//! run in the middle of it.
+//!
 //! Each value is dispatched on its exact type first (a pointer comparison
 //! per candidate, most common types first); subclasses of the supported
 //! types (`IntEnum`, `OrderedDict`, named tuples) take a separate, slower
