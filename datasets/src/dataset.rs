@@ -5,11 +5,12 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::generate::{
-    binary_blobs, mixed_api_events, nested_deep, numeric_heavy, small_objects, string_heavy,
+    binary_blobs, long_strings, mixed_api_events, nested_deep, numeric_heavy, small_objects,
+    string_heavy,
 };
 use crate::{DatasetError, Scale, Value, corpus, verify};
 
-/// One benchmark dataset: six generated shapes and three real-world
+/// One benchmark dataset: seven generated shapes and three real-world
 /// documents.
 ///
 /// ```
@@ -35,6 +36,8 @@ pub enum Dataset {
     MixedApiEvents,
     /// Sensor readings dominated by integers and floats.
     NumericHeavy,
+    /// A software-update catalog, most of it long strings.
+    LongStrings,
     /// The twitter.json corpus document.
     Twitter,
     /// The citm_catalog.json corpus document.
@@ -45,13 +48,14 @@ pub enum Dataset {
 
 impl Dataset {
     /// Every dataset, generated ones first, in the order reports list them.
-    pub const ALL: [Dataset; 9] = [
+    pub const ALL: [Dataset; 10] = [
         Dataset::SmallObjects,
         Dataset::StringHeavy,
         Dataset::NestedDeep,
         Dataset::BinaryBlobs,
         Dataset::MixedApiEvents,
         Dataset::NumericHeavy,
+        Dataset::LongStrings,
         Dataset::Twitter,
         Dataset::CitmCatalog,
         Dataset::Canada,
@@ -67,6 +71,7 @@ impl Dataset {
             Dataset::BinaryBlobs => "binary_blobs",
             Dataset::MixedApiEvents => "mixed_api_events",
             Dataset::NumericHeavy => "numeric_heavy",
+            Dataset::LongStrings => "long_strings",
             Dataset::Twitter => "twitter",
             Dataset::CitmCatalog => "citm_catalog",
             Dataset::Canada => "canada",
@@ -108,6 +113,9 @@ impl Dataset {
             Dataset::NumericHeavy => {
                 "readings dominated by integers of every magnitude and f32-exact or full-f64 floats: number encoding"
             }
+            Dataset::LongStrings => {
+                "a software-update catalog: descriptions, notes, URLs and translated titles, most bytes in long strings, some not ASCII: per-byte cost of text"
+            }
             Dataset::Twitter => {
                 "real Twitter search response: nested objects, repeated keys, non-ASCII text, large integer ids"
             }
@@ -133,6 +141,7 @@ impl Dataset {
             Dataset::BinaryBlobs => BASE + 4,
             Dataset::MixedApiEvents => BASE + 5,
             Dataset::NumericHeavy => BASE + 6,
+            Dataset::LongStrings => BASE + 7,
             Dataset::Twitter | Dataset::CitmCatalog | Dataset::Canada => 0,
         }
     }
@@ -144,7 +153,7 @@ impl Dataset {
     pub fn max_depth(self) -> usize {
         match self {
             Dataset::SmallObjects | Dataset::BinaryBlobs => 2,
-            Dataset::StringHeavy | Dataset::NumericHeavy => 3,
+            Dataset::StringHeavy | Dataset::NumericHeavy | Dataset::LongStrings => 3,
             Dataset::NestedDeep => nested_deep::CHAIN_LINKS as usize + 1,
             Dataset::MixedApiEvents => 6,
             Dataset::Twitter => 10,
@@ -172,6 +181,7 @@ impl Dataset {
             Dataset::BinaryBlobs => binary_blobs::generate(seed, scale),
             Dataset::MixedApiEvents => mixed_api_events::generate(seed, scale),
             Dataset::NumericHeavy => numeric_heavy::generate(seed, scale),
+            Dataset::LongStrings => long_strings::generate(seed, scale),
             Dataset::Twitter | Dataset::CitmCatalog | Dataset::Canada => {
                 corpus::parse(self).unwrap_or_else(|err| panic!("{err}"))
             }
@@ -242,6 +252,7 @@ impl Dataset {
             Dataset::BinaryBlobs => Some(binary_blobs::count(scale)),
             Dataset::MixedApiEvents => Some(mixed_api_events::count(scale)),
             Dataset::NumericHeavy => Some(numeric_heavy::count(scale)),
+            Dataset::LongStrings => Some(long_strings::count(scale)),
             Dataset::Twitter | Dataset::CitmCatalog | Dataset::Canada => None,
         }
     }
@@ -311,6 +322,6 @@ mod tests {
             .collect();
         seeds.sort_unstable();
         seeds.dedup();
-        assert_eq!(seeds.len(), 6);
+        assert_eq!(seeds.len(), 7);
     }
 }
