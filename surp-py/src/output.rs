@@ -230,6 +230,34 @@ impl<'py> BytesOutput<'py> {
         Ok(())
     }
 
+    /// Writes a float in the shortest form that gives back its bits, as
+    /// `surp::__private::wire::write_f64` does (a test holds them to the
+    /// same bytes), inlined: the wire's own is a call per float. A value
+    /// exact in binary32 goes to the wire's `write_f32` (always inlined),
+    /// which picks binary16 when that is exact too; a NaN to the wire's
+    /// `write_f64`, which narrows it on the bits. (A version without
+    /// branches on the form was slower on canada and numeric_heavy.)
+    #[inline(always)]
+    pub(crate) fn write_f64(&mut self, v: f64) -> surp::Result<()> {
+        let narrow = v as f32;
+        if f64::from(narrow) == v {
+            return wire::write_f32(self, narrow);
+        }
+        if v.is_nan() {
+            return self.write_rare_float(v);
+        }
+        let mut buf = [0u8; 9];
+        buf[0] = wire::F64;
+        buf[1..].copy_from_slice(&v.to_bits().to_le_bytes());
+        self.write_prefix(&buf, 9)
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn write_rare_float(&mut self, v: f64) -> surp::Result<()> {
+        wire::write_f64(self, v)
+    }
+
     /// Writes a string: its header and its UTF-8 bytes, with one check for
     /// room.
     #[inline(always)]
@@ -301,6 +329,63 @@ mod tests {
                 assert_eq!(out.finish().unwrap().as_bytes(), &expected[..], "{v}");
             }
         });
+    }
+
+    #[test]
+    fn floats_are_written_as_the_crate_writes_them() {
+        Python::initialize();
+        Python::attach(|py| {
+            let mut values = vec![
+                0.0,
+                -0.0,
+                0.1,
+                1.5,
+                65504.0,
+                65505.0,
+                1e-8,
+                6e-8,
+                1e300,
+                f64::MIN_POSITIVE,
+                f64::MAX,
+                f64::INFINITY,
+                f64::NEG_INFINITY,
+                f64::from(f32::MAX),
+                f64::from(f32::MIN_POSITIVE),
+                f64::from(f32::from_bits(1)),
+            ];
+            // Every binary16 and a spread of binary32 and binary64 bit
+            // patterns, NaNs with payloads among them.
+            values.extend((0..=u16::MAX).map(|h| f64::from(crate_f16(h))));
+            values.extend(
+                (0..=u32::MAX)
+                    .step_by(65_537)
+                    .map(|b| f64::from(f32::from_bits(b))),
+            );
+            let mut x = 0x9e37_79b9_7f4a_7c15u64;
+            for _ in 0..100_000 {
+                x = x.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                values.push(f64::from_bits(x));
+            }
+            values.push(f64::from_bits(0x7ff0_0000_2000_0000));
+            values.push(f64::from_bits(0xfff8_0000_0000_0001));
+            for v in values {
+                let mut out = BytesOutput::new(py);
+                out.write_f64(v).unwrap();
+                let mut expected = Vec::new();
+                wire::write_f64(&mut expected, v).unwrap();
+                let out = out.finish().unwrap();
+                assert_eq!(out.as_bytes(), &expected[..], "{:#018x}", v.to_bits());
+            }
+        });
+    }
+
+    /// A binary16 value widened by the crate's reference decoder.
+    fn crate_f16(h: u16) -> f32 {
+        let [lo, hi] = h.to_le_bytes();
+        match wire::decode_header(&[wire::F16, lo, hi], 0) {
+            Ok((wire::Header::F16(v), _)) => v,
+            other => panic!("{other:?}"),
+        }
     }
 
     #[test]

@@ -123,7 +123,7 @@ impl Writer<'_, '_> {
                 return self.dict(obj);
             }
             if ty == addr_of_mut!(ffi::PyFloat_Type) {
-                return Ok(wire::write_f64(self.out, ffi::PyFloat_AS_DOUBLE(obj))?);
+                return Ok(self.out.write_f64(ffi::PyFloat_AS_DOUBLE(obj))?);
             }
             if ty == addr_of_mut!(ffi::PyList_Type) {
                 return self.list(obj);
@@ -164,7 +164,7 @@ impl Writer<'_, '_> {
                 return self.int(obj);
             }
             if ffi::PyFloat_Check(obj) != 0 {
-                return Ok(wire::write_f64(self.out, ffi::PyFloat_AS_DOUBLE(obj))?);
+                return Ok(self.out.write_f64(ffi::PyFloat_AS_DOUBLE(obj))?);
             }
             if ffi::PyUnicode_Check(obj) != 0 {
                 return self.str(obj);
