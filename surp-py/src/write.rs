@@ -310,11 +310,21 @@ impl Writer<'_, '_> {
     unsafe fn dict(&mut self, obj: *mut ffi::PyObject) -> Result {
         self.enter()?;
         // SAFETY: `obj` is a dict; no Python code runs, so it does not
-        // change during the loop: `PyDict_Next` gives its `len` entries as
-        // borrowed, live references, in order.
+        // change during the loop: its entries are borrowed, live references.
         unsafe {
             let len = ffi::PyDict_Size(obj);
             wire::write_header(self.out, wire::Kind::Map, len as usize)?;
+            #[cfg(all(Py_3_11, not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy))))]
+            if let Some(entries) = combined_entries(obj) {
+                for &(key, value) in entries {
+                    if !value.is_null() {
+                        self.value(key)?;
+                        self.value(value)?;
+                    }
+                }
+                self.depth -= 1;
+                return Ok(());
+            }
             let mut pos: ffi::Py_ssize_t = 0;
             let mut key = std::ptr::null_mut();
             let mut value = std::ptr::null_mut();
@@ -363,6 +373,62 @@ unsafe fn utf8<'a>(obj: *mut ffi::PyObject) -> Option<&'a [u8]> {
             return None;
         }
         Some(std::slice::from_raw_parts(data.cast::<u8>(), len as usize))
+    }
+}
+
+/// The entry table of a dict whose keys are all strings and whose values
+/// are in that table (a "combined" table: most dicts), as CPython 3.11 lays
+/// it out: `(key, value)` pairs in insertion order, where a removed entry has
+/// a NULL value. Reading it in place saves a call to `PyDict_Next` per
+/// entry. Other dicts (keys of other types, the split tables of instance
+/// dicts) give `None`, and are read with `PyDict_Next`.
+///
+/// The layout is CPython 3.11's (`Include/cpython/dictobject.h` and
+/// `Include/internal/pycore_dict.h`); other versions do not compile this,
+/// and a test reads dicts of every kind both ways.
+///
+/// # Safety
+///
+/// `obj` is a live dict (or subclass), not changed while the slice is used.
+#[cfg(all(Py_3_11, not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy))))]
+#[inline(always)]
+unsafe fn combined_entries<'a>(
+    obj: *mut ffi::PyObject,
+) -> Option<&'a [(*mut ffi::PyObject, *mut ffi::PyObject)]> {
+    /// `struct _dictkeysobject` up to its index table.
+    #[repr(C)]
+    struct DictKeys {
+        dk_refcnt: ffi::Py_ssize_t,
+        dk_log2_size: u8,
+        dk_log2_index_bytes: u8,
+        dk_kind: u8,
+        dk_version: u32,
+        dk_usable: ffi::Py_ssize_t,
+        dk_nentries: ffi::Py_ssize_t,
+    }
+    /// `DICT_KEYS_UNICODE`: string keys, entries of a key and a value.
+    const UNICODE: u8 = 1;
+    // SAFETY: `obj` is a dict, whose object starts with `PyDictObject`. Its
+    // key table starts with `DictKeys`, followed by the index table of
+    // `1 << dk_log2_index_bytes` bytes and then `dk_nentries` entries; for
+    // a table of kind UNICODE with the values in it (`ma_values` NULL),
+    // each entry is a key and a value pointer (`PyDictUnicodeEntry`), the
+    // layout of the tuples of the slice (two pointers, no padding).
+    unsafe {
+        let dict = obj.cast::<ffi::PyDictObject>();
+        if !(*dict).ma_values.is_null() {
+            return None;
+        }
+        let keys = (*dict).ma_keys.cast::<DictKeys>();
+        if (*keys).dk_kind != UNICODE {
+            return None;
+        }
+        let indices = keys.add(1).cast::<u8>();
+        let entries = indices.add(1 << (*keys).dk_log2_index_bytes);
+        Some(std::slice::from_raw_parts(
+            entries.cast(),
+            (*keys).dk_nentries as usize,
+        ))
     }
 }
 
@@ -441,6 +507,58 @@ SLOW = [
             for obj in cases(py, "FAST").iter() {
                 let expected = serde(&obj).unwrap();
                 assert_eq!(fast(&obj).as_deref(), Some(&expected[..]), "{obj:?}");
+            }
+        });
+    }
+
+    /// Dicts of every layout: string keys, other keys, removed entries,
+    /// instance dicts (split tables), large and empty ones.
+    const DICTS: &std::ffi::CStr = cr#"
+class Obj:
+    def __init__(self, i):
+        self.a, self.b, self.c = i, str(i), [i]
+
+removed = {str(i): i for i in range(100)}
+for i in range(0, 100, 3):
+    del removed[str(i)]
+removed["new"] = -1
+mixed = {"a": 1, 2: "b"}
+del mixed[2]
+DICTS = [
+    {}, {"a": 1}, {str(i): i for i in range(1000)}, removed, mixed, {1: 2, (3,): 4},
+    {"x": None, b"y": 1}, vars(Obj(1)), vars(Obj(2)), dict(vars(Obj(3))),
+]
+"#;
+
+    #[test]
+    fn dicts_of_every_layout_are_written_in_their_order() {
+        Python::initialize();
+        Python::attach(|py| {
+            let globals = PyDict::new(py);
+            py.run(DICTS, Some(&globals), None).unwrap();
+            let dicts: Bound<'_, PyList> = globals
+                .get_item("DICTS")
+                .unwrap()
+                .unwrap()
+                .cast_into()
+                .unwrap();
+            for dict in dicts.iter() {
+                let expected = serde(&dict).unwrap();
+                assert_eq!(fast(&dict).as_deref(), Some(&expected[..]), "{dict:?}");
+            }
+            // On 3.11 a dict of string keys is read in place.
+            #[cfg(all(Py_3_11, not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy))))]
+            {
+                let strings = dicts.get_item(2).unwrap();
+                let others = dicts.get_item(5).unwrap();
+                // SAFETY: live dicts, unchanged while the slices are used.
+                unsafe {
+                    assert_eq!(
+                        combined_entries(strings.as_ptr()).map(<[_]>::len),
+                        Some(1000)
+                    );
+                    assert!(combined_entries(others.as_ptr()).is_none());
+                }
             }
         });
     }
