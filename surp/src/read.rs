@@ -226,6 +226,14 @@ impl<'de> SliceRead<'de> {
     }
 }
 
+/// The list of kept strings is left to the next document on this thread
+/// (see `de::pool`).
+impl Drop for SliceRead<'_> {
+    fn drop(&mut self) {
+        crate::de::pool::give_back_kept(core::mem::take(&mut self.kept));
+    }
+}
+
 impl private::Sealed for SliceRead<'_> {}
 
 impl<'de> Read<'de> for SliceRead<'de> {
@@ -355,6 +363,9 @@ impl<'de> Read<'de> for SliceRead<'de> {
     fn remember_str(&mut self, span: Span) -> Result<Kept> {
         let data: &'de [u8] = self.data;
         let text = kept_utf8(&data[span.start..span.start + span.len], span.start)?;
+        if self.kept.capacity() == 0 {
+            self.kept = crate::de::pool::take_kept();
+        }
         let at = self.kept.len();
         self.kept.push(text);
         Ok(Kept { at, len: span.len })

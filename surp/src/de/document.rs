@@ -134,10 +134,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
 
     fn begin_tables(&mut self) {
         self.plain_str_bound = 0;
-        self.dict = Some(Box::new(Dictionary::new(
+        self.dict = Some(Dictionary::for_document(
             self.opts.max_dedup_strings,
             self.opts.max_dedup_shapes,
-        )));
+        ));
     }
 
     /// A value whose tag is at `start` was met at depth 0: unless it is the

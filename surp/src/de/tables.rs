@@ -77,6 +77,60 @@ impl Dictionary {
         }
     }
 
+    /// The tables of a new document: empty, with these limits. On a thread
+    /// that decoded a deduplicated document before, the tables it used are
+    /// taken back (see [`super::pool`]), so a stream of small documents
+    /// allocates them once.
+    pub(crate) fn for_document(max_dedup_strings: usize, max_dedup_shapes: usize) -> Box<Self> {
+        match super::pool::take_dictionary() {
+            Some(mut dict) => {
+                dict.max_dedup_strings = string_table_limit(max_dedup_strings);
+                dict.max_dedup_shapes = shape_table_limit(max_dedup_shapes);
+                Box::new(dict)
+            }
+            None => Box::new(Dictionary::new(max_dedup_strings, max_dedup_shapes)),
+        }
+    }
+
+    /// Moves the tables' storage, emptied, into a new value, if its
+    /// capacity is small enough to keep for the next document
+    /// ([`super::pool`]).
+    fn take_storage(&mut self) -> Option<Dictionary> {
+        let capacities = [
+            self.strings.capacity(),
+            self.shapes.capacity(),
+            self.fields_seen.capacity(),
+            self.shape_keys.capacity(),
+            self.pending_keys.capacity(),
+        ];
+        if capacities
+            .iter()
+            .any(|&c| c > super::pool::MAX_KEPT_ENTRIES)
+        {
+            return None;
+        }
+        let take = |v: &mut Vec<Kept>| {
+            v.clear();
+            core::mem::take(v)
+        };
+        let (strings, shape_keys, pending_keys) = (
+            take(&mut self.strings),
+            take(&mut self.shape_keys),
+            take(&mut self.pending_keys),
+        );
+        self.shapes.clear();
+        self.fields_seen.clear();
+        Some(Dictionary {
+            strings,
+            shapes: core::mem::take(&mut self.shapes),
+            fields_seen: core::mem::take(&mut self.fields_seen),
+            shape_keys,
+            pending_keys,
+            max_dedup_strings: 0,
+            max_dedup_shapes: 0,
+        })
+    }
+
     /// Does a string literal of `len` bytes take the next slot?
     #[inline]
     pub(crate) fn takes_slot(&self, len: usize) -> bool {
@@ -206,6 +260,18 @@ impl Dictionary {
     /// Every handle the tables hold: to move the strings they name.
     pub(crate) fn kept_mut(&mut self) -> impl Iterator<Item = &mut Kept> {
         self.strings.iter_mut().chain(self.shape_keys.iter_mut())
+    }
+}
+
+/// Tables that end (with their document, or their session) leave their
+/// storage to the next document on this thread (see [`super::pool`]).
+impl Drop for Dictionary {
+    fn drop(&mut self) {
+        if super::pool::wants_dictionary()
+            && let Some(storage) = self.take_storage()
+        {
+            super::pool::give_back_dictionary(storage);
+        }
     }
 }
 
