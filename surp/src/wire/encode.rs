@@ -138,6 +138,13 @@ pub fn write_f32<O: Output + ?Sized>(out: &mut O, v: f32) -> Result<()> {
     if v.to_bits() & ((1 << 13) - 1) != 0 {
         return write_f32_bits(out, v.to_bits());
     }
+    write_f32_narrowable(out, v)
+}
+
+/// [`write_f32`] of a value whose 13 low mantissa bits are clear, which
+/// may narrow to binary16: out of line, and the last call of `write_f32`.
+#[inline(never)]
+fn write_f32_narrowable<O: Output + ?Sized>(out: &mut O, v: f32) -> Result<()> {
     match float::f32_to_f16_exact(v) {
         Some(h) => write_f16_bits(out, h),
         None => write_f32_bits(out, v.to_bits()),
