@@ -160,7 +160,17 @@ fn guarded<T>(
 /// `dumps(obj, *, dedup=False, default=None) -> bytes` and
 /// `loads(data) -> object`; errors are `DecodeError` (a `ValueError`) and
 /// `EncodeError` (a `TypeError`).
-#[pymodule]
+//
+// `gil_used = true`: the module needs the GIL, and asks a free-threaded
+// interpreter to turn it back on when it is imported. Since PyO3 0.28 a
+// plain `#[pymodule]` declares the opposite. The fast path of `dumps`
+// (`write.rs`) reads list items, tuple items and dict entries as borrowed
+// references, and the serde path (`ser.rs`) takes `PyDict_Next`'s borrowed
+// entries before it increfs them: both are sound only because no other
+// code runs meanwhile, which is what the GIL guarantees and free threading
+// does not (another thread could shrink the list or clear the dict, and
+// free an item in between).
+#[pymodule(gil_used = true)]
 #[pyo3(name = "surp")]
 fn surp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();

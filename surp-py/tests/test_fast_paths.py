@@ -13,7 +13,11 @@ directly.
 
 import collections
 import enum
+import os
 import struct
+import subprocess
+import sys
+import sysconfig
 
 import pytest
 
@@ -154,3 +158,19 @@ def test_what_the_fast_decoder_hands_over_is_reported_by_the_serde_path(data, ki
 def test_wide_integers_are_decoded_by_the_serde_path():
     for n in (2**64, -2**64 - 1, 2**127 - 1, -2**127):
         assert surp.loads(surp.dumps([n, {"k": n}])) == [n, {"k": n}]
+
+
+@pytest.mark.skipif(
+    not sysconfig.get_config_var("Py_GIL_DISABLED"), reason="not a free-threaded build"
+)
+def test_a_free_threaded_interpreter_turns_the_gil_on_for_surp():
+    # The fast paths read borrowed references, sound only under the GIL, so
+    # the module is declared `gil_used = true` (src/module.rs). A fresh
+    # interpreter, so that no other extension has turned the GIL on.
+    env = {k: v for k, v in os.environ.items() if k != "PYTHON_GIL"}
+    code = "import sys; assert not sys._is_gil_enabled(); import surp; print(sys._is_gil_enabled())"
+    result = subprocess.run(
+        [sys.executable, "-W", "ignore", "-c", code],
+        env=env, capture_output=True, text=True, check=True,
+    )
+    assert result.stdout.strip() == "True"
