@@ -51,7 +51,8 @@ pub(crate) enum Stop {
 }
 
 /// Why the walk stopped, inside it: the reason is found at the top (the
-/// output's Python error, if it has one). One byte, so that results come
+/// output's Python error, if it has one). Zero-sized, so that a
+/// `Result<(), Halt>` is a single byte (its discriminant) and results come
 /// back in registers.
 struct Halt;
 
