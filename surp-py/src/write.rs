@@ -317,10 +317,10 @@ impl Writer<'_, '_> {
             wire::write_header(self.out, wire::Kind::Map, len as usize)?;
             #[cfg(all(Py_3_11, not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy))))]
             if let Some(entries) = combined_entries(obj) {
-                for &(key, value) in entries {
-                    if !value.is_null() {
-                        self.value(key)?;
-                        self.value(value)?;
+                for entry in entries {
+                    if !entry.value.is_null() {
+                        self.value(entry.key)?;
+                        self.value(entry.value)?;
                     }
                 }
                 self.depth -= 1;
@@ -377,10 +377,22 @@ unsafe fn utf8<'a>(obj: *mut ffi::PyObject) -> Option<&'a [u8]> {
     }
 }
 
+/// An entry of a string-keyed dict's table on CPython 3.11,
+/// `PyDictUnicodeEntry` (`Include/internal/pycore_dict.h`): a key and a
+/// value pointer, in that order. `repr(C)` gives it that layout (a Rust
+/// tuple's layout is unspecified).
+#[cfg(all(Py_3_11, not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy))))]
+#[repr(C)]
+struct UnicodeEntry {
+    key: *mut ffi::PyObject,
+    /// NULL for a removed entry.
+    value: *mut ffi::PyObject,
+}
+
 /// The entry table of a dict whose keys are all strings and whose values
 /// are in that table (a "combined" table: most dicts), as CPython 3.11 lays
-/// it out: `(key, value)` pairs in insertion order, where a removed entry has
-/// a NULL value. Reading it in place saves a call to `PyDict_Next` per
+/// it out: key and value pairs in insertion order, where a removed entry
+/// has a NULL value. Reading it in place saves a call to `PyDict_Next` per
 /// entry. Other dicts (keys of other types, the split tables of instance
 /// dicts) give `None`, and are read with `PyDict_Next`.
 ///
@@ -393,9 +405,7 @@ unsafe fn utf8<'a>(obj: *mut ffi::PyObject) -> Option<&'a [u8]> {
 /// `obj` is a live dict (or subclass), not changed while the slice is used.
 #[cfg(all(Py_3_11, not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy))))]
 #[inline(always)]
-unsafe fn combined_entries<'a>(
-    obj: *mut ffi::PyObject,
-) -> Option<&'a [(*mut ffi::PyObject, *mut ffi::PyObject)]> {
+unsafe fn combined_entries<'a>(obj: *mut ffi::PyObject) -> Option<&'a [UnicodeEntry]> {
     /// `struct _dictkeysobject` up to its index table.
     #[repr(C)]
     struct DictKeys {
@@ -413,8 +423,9 @@ unsafe fn combined_entries<'a>(
     // key table starts with `DictKeys`, followed by the index table of
     // `1 << dk_log2_index_bytes` bytes and then `dk_nentries` entries; for
     // a table of kind UNICODE with the values in it (`ma_values` NULL),
-    // each entry is a key and a value pointer (`PyDictUnicodeEntry`), the
-    // layout of the tuples of the slice (two pointers, no padding).
+    // each entry is a `PyDictUnicodeEntry`, a key and a value pointer, which
+    // is the layout of `UnicodeEntry` (`repr(C)`: two pointers in that
+    // order, no padding).
     unsafe {
         let dict = obj.cast::<ffi::PyDictObject>();
         if !(*dict).ma_values.is_null() {
