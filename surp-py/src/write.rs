@@ -425,7 +425,12 @@ unsafe fn combined_entries<'a>(obj: *mut ffi::PyObject) -> Option<&'a [UnicodeEn
     // a table of kind UNICODE with the values in it (`ma_values` NULL),
     // each entry is a `PyDictUnicodeEntry`, a key and a value pointer, which
     // is the layout of `UnicodeEntry` (`repr(C)`: two pointers in that
-    // order, no padding).
+    // order, no padding). A table with entries has at least 8 index slots
+    // (`PyDict_MINSIZE`) of at least a byte each, so its entries, after
+    // the 8-byte-aligned header and that power of two of bytes, are aligned
+    // for pointers. The table of an empty dict may be the shared
+    // `Py_EMPTY_KEYS`, whose index table is 1 byte: its entries would be
+    // misaligned, so no slice is made at that address.
     unsafe {
         let dict = obj.cast::<ffi::PyDictObject>();
         if !(*dict).ma_values.is_null() {
@@ -434,6 +439,9 @@ unsafe fn combined_entries<'a>(obj: *mut ffi::PyObject) -> Option<&'a [UnicodeEn
         let keys = (*dict).ma_keys.cast::<DictKeys>();
         if (*keys).dk_kind != UNICODE {
             return None;
+        }
+        if (*keys).dk_nentries == 0 {
+            return Some(&[]);
         }
         let indices = keys.add(1).cast::<u8>();
         let entries = indices.add(1 << (*keys).dk_log2_index_bytes);
@@ -561,6 +569,7 @@ DICTS = [
             // On 3.11 a dict of string keys is read in place.
             #[cfg(all(Py_3_11, not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy))))]
             {
+                let empty = dicts.get_item(0).unwrap();
                 let strings = dicts.get_item(2).unwrap();
                 let others = dicts.get_item(5).unwrap();
                 // SAFETY: live dicts, unchanged while the slices are used.
@@ -570,6 +579,9 @@ DICTS = [
                         Some(1000)
                     );
                     assert!(combined_entries(others.as_ptr()).is_none());
+                    // `{}` shares CPython's empty table, whose entries would
+                    // be misaligned (debug builds check slices for that).
+                    assert_eq!(combined_entries(empty.as_ptr()).map(<[_]>::len), Some(0));
                 }
             }
         });
