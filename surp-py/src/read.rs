@@ -9,8 +9,9 @@
 //!   process-wide [`KeyCache`].
 //! - A list is made at its size and filled in place with `PyList_SET_ITEM`,
 //!   out of the garbage collector's sight until it is whole (see
-//!   [`crate::de`] for why); a dict of more than five entries is made at its
-//!   size, and filled with `PyDict_SetItem`.
+//!   [`crate::de`] for why); a dict is made empty (`PyDict_New`) and grows
+//!   as `PyDict_SetItem` fills it, as the serde path's does (see
+//!   [`Reader::fill_dict`] for why it is not presized).
 //!
 //! It reads what the `surp` crate's deserializer reads, and is no more
 //! lenient: whatever it is not sure of stops it with [`Stop::Slow`], and the
@@ -49,17 +50,6 @@ pub(crate) enum Stop {
 
 type Result<T> = std::result::Result<T, Stop>;
 
-/// The most entries a new dict holds without growing (CPython's smallest
-/// table, of 8 slots, holds 5): larger ones are made at their size.
-const SMALL_DICT: usize = 5;
-
-unsafe extern "C" {
-    /// A new dict with room for `size` entries (CPython's API for that,
-    /// which pyo3's `ffi` does not export): a new reference, or NULL with
-    /// an exception set.
-    fn _PyDict_NewPresized(size: ffi::Py_ssize_t) -> *mut ffi::PyObject;
-}
-
 /// Decodes one whole plain document.
 pub(crate) fn read<'py>(
     py: Python<'py>,
@@ -91,11 +81,11 @@ struct Reader<'a, 'py> {
     pos: usize,
     /// Arrays, maps and `some` markers open around the current value.
     depth: usize,
-    /// List slots and dict entries that may still be made ahead of their
-    /// items: the input's length, less those of the lists and dicts being
-    /// filled, so that the containers open at once never hold room for more
-    /// items than the input has bytes (the serde path's hint budget). Past
-    /// it, lists and dicts grow as they are filled.
+    /// List slots (and room for a tuple key's items) that may still be made
+    /// ahead of their items: the input's length, less those of the lists
+    /// and tuples being filled, so that the ones open at once never hold
+    /// room for more items than the input has bytes (the serde path's hint
+    /// budget). Past it, they grow as they are filled.
     budget: usize,
     keys: Option<&'a mut KeyCache>,
 }
@@ -390,31 +380,26 @@ impl<'a, 'py> Reader<'a, 'py> {
     fn map(&mut self, len: u64) -> Result<Bound<'py, PyAny>> {
         let len = self.count(len, 2)?;
         self.enter()?;
-        // Sized for its entries, as far as the budget allows (see `array`).
-        let slots = len.min(self.budget);
-        self.budget -= slots;
-        let dict = self.fill_dict(len, slots);
-        self.budget += slots;
+        let dict = self.fill_dict(len);
         self.depth -= 1;
         dict
     }
 
-    /// A dict of `len` entries, made with room for `slots` of them.
+    /// A dict of `len` entries.
+    ///
+    /// It is made empty and grows as it is filled, as the serde path's and
+    /// a dict built in Python do. `_PyDict_NewPresized` would save the
+    /// resizes, but on CPython 3.11 to 3.13 it makes a table for keys of
+    /// any type (`DICT_KEYS_GENERAL`), whose entries keep each key's hash:
+    /// a dict of str keys, the common case, was then a third larger than
+    /// the serde path's (`sys.getsizeof`, a test holds them equal), slower
+    /// to look up, and on 3.11 `dumps` could not read its entries in place
+    /// (`write::combined_entries`).
     #[inline(always)]
-    fn fill_dict(&mut self, len: usize, slots: usize) -> Result<Bound<'py, PyAny>> {
-        // SAFETY: neither constructor has a precondition (`slots` fits an
-        // isize: it is at most the input's length); each returns a new
-        // reference to a dict or NULL with an exception set.
-        let dict = unsafe {
-            made(
-                self.py,
-                if slots > SMALL_DICT {
-                    _PyDict_NewPresized(slots as ffi::Py_ssize_t)
-                } else {
-                    ffi::PyDict_New()
-                },
-            )?
-        };
+    fn fill_dict(&mut self, len: usize) -> Result<Bound<'py, PyAny>> {
+        // SAFETY: no precondition; a new reference to a dict or NULL with an
+        // exception set.
+        let dict = unsafe { made(self.py, ffi::PyDict_New())? };
         for _ in 0..len {
             let key = self.key()?;
             let value = self.value()?;
@@ -749,11 +734,11 @@ VALUES = [
     }
 
     #[test]
-    fn lists_and_dicts_past_the_budget_grow_as_they_are_filled() {
+    fn lists_past_the_budget_grow_as_they_are_filled() {
         Python::initialize();
         Python::attach(|py| {
             // [1, 2, 3], {"a": 1, ..., "f": 6} and a list of them, with no
-            // slots to make ahead.
+            // slots to make ahead (dicts take none: they always grow).
             let mut map = vec![0xb6];
             for (i, k) in (b'a'..=b'f').enumerate() {
                 map.extend([0x81, k, i as u8 + 1]);

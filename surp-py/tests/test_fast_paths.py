@@ -155,6 +155,24 @@ def test_what_the_fast_decoder_hands_over_is_reported_by_the_serde_path(data, ki
         assert caught.value.kind == kind
 
 
+@pytest.mark.parametrize("n", [1, 5, 6, 11, 40, 1000])
+def test_a_decoded_dict_is_the_size_of_one_built_in_python(n):
+    # The fast decoder makes dicts as Python and the serde path do, empty and
+    # grown by insertion; presizing them (_PyDict_NewPresized) gave dicts of
+    # str keys a table for keys of any type on 3.11-3.13, a third larger.
+    items = [(f"key{i}", i) for i in range(n)]
+    built = {}
+    for key, value in items:
+        built[key] = value
+    fast = surp.loads(surp.dumps(built))
+    # Repeated keys make a deduplicated document: the serde path decodes it.
+    slow = surp.loads(surp.dumps([built, built], dedup=True))[0]
+    assert fast == slow == built
+    assert sys.getsizeof(fast) == sys.getsizeof(slow) == sys.getsizeof(built)
+    mixed = dict(items + [(7, "int key")])
+    assert sys.getsizeof(surp.loads(surp.dumps(mixed))) == sys.getsizeof(mixed)
+
+
 def test_wide_integers_are_decoded_by_the_serde_path():
     for n in (2**64, -2**64 - 1, 2**127 - 1, -2**127):
         assert surp.loads(surp.dumps([n, {"k": n}])) == [n, {"k": n}]
