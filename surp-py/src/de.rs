@@ -2,8 +2,8 @@
 //! objects directly as `surp::Deserializer` walks the document, plain or
 //! deduplicated.
 //!
-//! [`Decoder::decode`] tries the fast reader of `read.rs` first; this is the
-//! path of deduplicated documents, of the rare values that reader hands
+//! On CPython, [`Decoder::decode`] tries the fast reader of `read.rs` first;
+//! this is the path of deduplicated documents, of the rare values that reader hands
 //! over, and of every error, reported with its kind and offset.
 //!
 //! The deserializer does all the checking (tags, lengths against the input,
@@ -32,6 +32,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visit
 
 use crate::error::decode_error;
 use crate::keys::KeyCache;
+#[cfg(not(any(PyPy, GraalPy)))]
 use crate::read;
 
 /// The state of one `loads` call: the key cache, and a Python exception
@@ -54,9 +55,11 @@ impl<'py> Decoder<'py> {
 
     /// Decodes one whole document; bytes after it are an error.
     ///
-    /// A plain document goes to the fast path ([`crate::read`]) first; what
+    /// A plain document goes to the fast path (`crate::read`) first; what
     /// it stops at is decoded again here, with serde, which reports errors
-    /// with their kind and offset.
+    /// with their kind and offset. (PyPy and GraalPy have only the serde
+    /// path: see lib.rs.)
+    #[cfg(not(any(PyPy, GraalPy)))]
     pub(crate) fn decode(&self, input: &[u8]) -> PyResult<Bound<'py, PyAny>> {
         let fast = {
             let mut keys = self.keys.borrow_mut();
@@ -67,6 +70,13 @@ impl<'py> Decoder<'py> {
             Err(read::Stop::Python) => Err(PyErr::fetch(self.py)),
             Err(read::Stop::Slow) => self.decode_with_serde(input),
         }
+    }
+
+    /// Decodes one whole document; bytes after it are an error. PyPy and
+    /// GraalPy have no fast path (see lib.rs): this is the serde path.
+    #[cfg(any(PyPy, GraalPy))]
+    pub(crate) fn decode(&self, input: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+        self.decode_with_serde(input)
     }
 
     /// Decodes one whole document with serde; bytes after it are an error.
@@ -357,7 +367,8 @@ impl<'py> ListBuilder<'py> {
     }
 }
 
-#[cfg(test)]
+// The tests run an embedded interpreter, which pyo3 offers for CPython only.
+#[cfg(all(test, not(any(PyPy, GraalPy))))]
 mod tests {
     use super::*;
 

@@ -16,7 +16,9 @@
 //! object with CPython's C API and writes Surp into the `bytes` object it
 //! returns (`write.rs`, `output.rs`); `loads` reads a plain document with a
 //! reader that builds the Python objects as it goes (`read.rs`). Both are
-//! fast paths over the serde ones, which stay the reference: a
+//! fast paths over the serde ones, which stay the reference (and are the
+//! only paths on PyPy and GraalPy, whose C APIs lack the macros and object
+//! layouts the fast paths read): a
 //! `serde::Serialize` view of the object (`ser.rs`) handed to
 //! `surp::Serializer` or `surp_dedup::to_vec`, and a visitor that builds
 //! Python objects (`de.rs`) for `surp::Deserializer`. Whatever a fast path
@@ -59,13 +61,15 @@ mod module;
 #[cfg(feature = "python")]
 #[allow(unsafe_code)]
 mod output;
-#[cfg(feature = "python")]
+// The fast paths read CPython's objects in place (macros and layouts that
+// PyPy and GraalPy do not have); there, only the serde paths are built.
+#[cfg(all(feature = "python", not(any(PyPy, GraalPy))))]
 #[allow(unsafe_code)]
 mod read;
 #[cfg(feature = "python")]
 #[allow(unsafe_code)]
 mod ser;
-#[cfg(feature = "python")]
+#[cfg(all(feature = "python", not(any(PyPy, GraalPy))))]
 #[allow(unsafe_code)]
 mod write;
 

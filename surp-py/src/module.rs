@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
 use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error};
-use crate::{de, output, ser, write};
+use crate::{de, output, ser};
 
 /// Encodes `obj` as a Surp document.
 ///
@@ -58,12 +58,17 @@ fn encode<'py>(
     }
     // The fast path first; what it stops at (another type, for default=
     // or an error, and the rare cases listed in `write`) is encoded again
-    // with serde, which reports errors with their path.
-    let mut out = output::BytesOutput::new(py);
-    match write::write(obj, &mut out) {
-        Ok(()) => return out.finish(),
-        Err(write::Stop::Python(err)) => return Err(err),
-        Err(write::Stop::Slow) => drop(out),
+    // with serde, which reports errors with their path. (PyPy and GraalPy
+    // have only the serde path: see lib.rs.)
+    #[cfg(not(any(PyPy, GraalPy)))]
+    {
+        use crate::write;
+        let mut out = output::BytesOutput::new(py);
+        match write::write(obj, &mut out) {
+            Ok(()) => return out.finish(),
+            Err(write::Stop::Python(err)) => return Err(err),
+            Err(write::Stop::Slow) => drop(out),
+        }
     }
     let mut ser = surp::Serializer::new(output::BytesOutput::new(py));
     let encoded = serde::Serialize::serialize(&value, &mut ser);
@@ -184,7 +189,8 @@ fn surp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     Ok(())
 }
 
-#[cfg(test)]
+// The tests run an embedded interpreter, which pyo3 offers for CPython only.
+#[cfg(all(test, not(any(PyPy, GraalPy))))]
 mod tests {
     use super::*;
 

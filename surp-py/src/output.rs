@@ -16,6 +16,7 @@ use std::ptr;
 use pyo3::ffi;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+#[cfg(not(any(PyPy, GraalPy)))]
 use surp::__private::wire;
 use surp::{Error, Output};
 
@@ -25,9 +26,13 @@ const INITIAL: usize = 1024;
 
 unsafe extern "C" {
     /// Resizes a `bytes` object that nothing else refers to yet (CPython's
-    /// own API for building one in place, which pyo3's `ffi` does not
-    /// export). On failure it frees the object, sets `*bytes` to NULL and
-    /// raises `MemoryError`.
+    /// own API for building one in place, which pyo3's `ffi` declares but
+    /// does not export). On failure it frees the object, sets `*bytes` to
+    /// NULL and raises `MemoryError`. PyPy exports it under its own prefix
+    /// (the link name is pyo3-ffi's, whose `PyBytesWriter` resizes `bytes`
+    /// objects this way there too); GraalPy, as pyo3-ffi declares it, under
+    /// CPython's name.
+    #[cfg_attr(PyPy, link_name = "_PyPyBytes_Resize")]
     fn _PyBytes_Resize(bytes: *mut *mut ffi::PyObject, size: ffi::Py_ssize_t) -> c_int;
 }
 
@@ -203,7 +208,12 @@ impl<'py> BytesOutput<'py> {
         }
         self.len += n;
     }
+}
 
+/// The inline writers of the fast path of `dumps` (`write.rs`), which PyPy
+/// and GraalPy do not have (see lib.rs).
+#[cfg(not(any(PyPy, GraalPy)))]
+impl BytesOutput<'_> {
     /// Writes a signed integer in its shortest form, as
     /// `surp::__private::wire::write_i64` does (a test holds them to the
     /// same bytes), inlined: the wire's own is a call per integer.
@@ -304,7 +314,8 @@ impl Output for BytesOutput<'_> {
     }
 }
 
-#[cfg(test)]
+// Tests of the fast path's writers, in an embedded CPython.
+#[cfg(all(test, not(any(PyPy, GraalPy))))]
 mod tests {
     use super::*;
 
