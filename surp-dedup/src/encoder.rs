@@ -237,6 +237,47 @@ impl Encoder {
         }
     }
 
+    /// An encoder for one document that appends to `out`: the one this
+    /// thread's previous document used, emptied (see [`pool`]), or a new
+    /// one.
+    pub(crate) fn for_document(
+        out: Vec<u8>,
+        max_dedup_strings: usize,
+        max_dedup_shapes: usize,
+    ) -> Box<Encoder> {
+        match pool::take() {
+            Some(mut enc) => {
+                enc.out = out;
+                enc.strings.clear(max_dedup_strings);
+                enc.shapes.clear(max_dedup_shapes);
+                enc
+            }
+            None => Box::new(Encoder::new(out, max_dedup_strings, max_dedup_shapes)),
+        }
+    }
+
+    /// Leaves this document's encoder, its output taken, to the next
+    /// document on this thread, unless its tables grew too large to keep.
+    /// Whatever the document left (tables, guesses, open maps) is cleared
+    /// here or when it is taken again.
+    pub(crate) fn end_document(mut self: Box<Self>) {
+        const ENTRIES: usize = 4096;
+        const BYTES: usize = 64 * 1024;
+        if !(self.strings.small(ENTRIES, BYTES)
+            && self.shapes.small(ENTRIES, BYTES)
+            && self.out.capacity() == 0
+            && self.scratch.capacity() <= BYTES
+            && self.key_text.capacity() <= BYTES)
+        {
+            return;
+        }
+        self.abandon_document();
+        self.predictions.clear();
+        self.scratch.clear();
+        self.moved = 0;
+        pool::give_back(self);
+    }
+
     /// Enters an array or map, or fails past the depth limit.
     #[inline]
     pub(crate) fn enter(&mut self) -> Result<()> {
@@ -477,4 +518,30 @@ fn unfinished_value_error() -> Error {
         "a map holds a value left unfinished (a Serialize impl dropped an array or map \
          without ending it, after an error it ignored)",
     )
+}
+
+/// The encoder that a thread's deduplicated documents pass on, emptied,
+/// from one to the next (see [`Encoder::for_document`]).
+///
+/// A new encoder makes about ten allocations (hash tables, arenas, the
+/// guesses of shapes) and frees them at the end; for a document of one
+/// small record that was most of the time. Only the storage passes on:
+/// the tables are cleared, and so is every hint and guess that could name
+/// an entry of the document before.
+pub(crate) mod pool {
+    use std::cell::Cell;
+
+    use super::Encoder;
+
+    std::thread_local! {
+        static ENCODER: Cell<Option<Box<Encoder>>> = const { Cell::new(None) };
+    }
+
+    pub(crate) fn take() -> Option<Box<Encoder>> {
+        ENCODER.try_with(Cell::take).ok().flatten()
+    }
+
+    pub(crate) fn give_back(enc: Box<Encoder>) {
+        let _ = ENCODER.try_with(|e| e.set(Some(enc)));
+    }
 }

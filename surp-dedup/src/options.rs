@@ -181,7 +181,7 @@ impl Options {
         } else {
             0
         };
-        let mut enc = Encoder::new(std::mem::take(out), strings, self.max_dedup_shapes);
+        let mut enc = Encoder::for_document(std::mem::take(out), strings, self.max_dedup_shapes);
         enc.out.push(wire::DEDUP_MARKER);
         // Two serializers: the choice is made once per document, not per string.
         let result = if self.dedup_strings {
@@ -192,12 +192,14 @@ impl Options {
         if result.is_ok() {
             enc.finish(base);
         }
-        *out = enc.out;
+        *out = std::mem::take(&mut enc.out);
+        let moved = enc.moved;
+        enc.end_document();
         if let Err(e) = result {
             out.truncate(base);
             return Err(e);
         }
-        Ok(enc.moved)
+        Ok(moved)
     }
 
     /// Encodes `value` into `writer`.

@@ -86,6 +86,16 @@ impl Predictions {
         }
     }
 
+    /// Forgets every guess, as a new cache would, keeping the storage of
+    /// the first size.
+    pub(crate) fn clear(&mut self) {
+        self.slots.truncate(FIRST_SLOTS);
+        self.slots.fill(EMPTY);
+        self.slots.resize(FIRST_SLOTS, EMPTY);
+        self.live = 0;
+        self.evictions = 0;
+    }
+
     #[inline]
     fn index(&self, tag: u32) -> usize {
         tag as usize & (self.slots.len() - 1)

@@ -122,6 +122,25 @@ impl ShapeTable {
         self.entries.len()
     }
 
+    /// Empties the table for another document, keeping its storage, with
+    /// this limit.
+    pub(crate) fn clear(&mut self, max_dedup_shapes: usize) {
+        self.index.clear();
+        self.entries.clear();
+        self.keys.clear();
+        self.arena.clear();
+        self.max_dedup_shapes = dedup::shape_table_limit(max_dedup_shapes);
+    }
+
+    /// Whether the table's storage is small enough to keep for the next
+    /// document (see `crate::encoder::pool`).
+    pub(crate) fn small(&self, entries: usize, bytes: usize) -> bool {
+        self.index.capacity() <= entries
+            && self.entries.capacity() <= entries
+            && self.keys.capacity() <= entries
+            && self.arena.capacity() <= bytes
+    }
+
     /// How many keys all shapes have together, and the bytes of their text.
     pub(crate) fn keys_len(&self) -> (usize, usize) {
         (self.keys.len(), self.arena.len())

@@ -87,6 +87,11 @@ pub(crate) struct StringTable {
     /// Slots found by the address of the string written (see
     /// [`StringTable::write_by_address`]); empty until first used.
     hints: Vec<Hint>,
+    /// The buckets of `hints` written since the table was last cleared (at
+    /// most one entry per hint written; `None` once that outgrew the
+    /// buckets, when clearing fills them all), so that clearing the table
+    /// for a small document does not rewrite all of them.
+    hinted: Option<Vec<u16>>,
 }
 
 /// A string written by address: where it was, and its slot and text.
@@ -141,6 +146,7 @@ impl StringTable {
             max_dedup_strings: dedup::string_table_limit(max_dedup_strings),
             full: false,
             hints: Vec::new(),
+            hinted: Some(Vec::new()),
         }
     }
 
@@ -212,6 +218,13 @@ impl StringTable {
             if self.hints.is_empty() {
                 self.hints = vec![NO_HINT; HINTS];
             }
+            if let Some(hinted) = &mut self.hinted {
+                if hinted.len() < HINTS / 2 {
+                    hinted.push(at as u16);
+                } else {
+                    self.hinted = None;
+                }
+            }
             self.hints[at + 1] = self.hints[at];
             self.hints[at] = Hint {
                 addr: s.as_ptr() as usize,
@@ -273,6 +286,35 @@ impl StringTable {
         self.slots
     }
 
+    /// Empties the table for another document, keeping its storage, with
+    /// this limit. Every hint is cleared: a hint names a slot and an arena
+    /// offset of the document that set it.
+    pub(crate) fn clear(&mut self, max_dedup_strings: usize) {
+        self.index.clear();
+        self.arena.clear();
+        self.slots = 0;
+        self.full = false;
+        self.max_dedup_strings = dedup::string_table_limit(max_dedup_strings);
+        match &mut self.hinted {
+            Some(hinted) => {
+                for &at in hinted.iter() {
+                    self.hints[at as usize..at as usize + 2].fill(NO_HINT);
+                }
+                hinted.clear();
+            }
+            None => {
+                self.hints.fill(NO_HINT);
+                self.hinted = Some(Vec::new());
+            }
+        }
+    }
+
+    /// Whether the table's storage is small enough to keep for the next
+    /// document (see `crate::encoder::pool`).
+    pub(crate) fn small(&self, entries: usize, bytes: usize) -> bool {
+        self.index.capacity() <= entries && self.arena.capacity() <= bytes
+    }
+
     /// Bytes of the strings that have slots.
     pub(crate) fn text_len(&self) -> usize {
         self.arena.len()
@@ -288,6 +330,7 @@ impl StringTable {
         self.full = false;
         // Hints name slots and arena offsets that may be gone.
         self.hints = Vec::new();
+        self.hinted = Some(Vec::new());
     }
 }
 
@@ -409,6 +452,28 @@ mod tests {
         // The oldest is found by hash, and is hinted again.
         assert!(matches!(t.write_by_address(same[0]), Lookup::Slot(0)));
         assert_eq!(hinted(&t), [addr(0), addr(2)]);
+    }
+
+    #[test]
+    fn a_cleared_table_forgets_its_hints() {
+        // In the second document the name lands at the arena offset it had
+        // in the first, with another slot: a hint kept across `clear` would
+        // answer with the first document's slot.
+        let name: &'static str = "VariantName";
+        let slot_of_name = |t: &mut StringTable| match t.write_by_address(name.as_bytes()) {
+            Lookup::Slot(s) => s,
+            Lookup::Literal { .. } => panic!("the name has a slot"),
+        };
+        let mut t = StringTable::new(100);
+        write(&mut t, "abcdefghij");
+        t.write_by_address(name.as_bytes());
+        assert_eq!(slot_of_name(&mut t), 1);
+        t.clear(100);
+        write(&mut t, "abcde");
+        write(&mut t, "fghij");
+        let copy = String::from(name);
+        write(&mut t, &copy);
+        assert_eq!(slot_of_name(&mut t), 2);
     }
 
     #[test]
