@@ -11,7 +11,13 @@
 //! the module is built against.
 
 #[cfg(not(feature = "python"))]
-fn main() {}
+fn main() {
+    // lib.rs gates the fast paths on `all(feature = "python", not(any(PyPy,
+    // GraalPy)))`: without the feature nothing sets PyO3's cfgs, but rustc
+    // must still know their names (`unexpected_cfgs`).
+    println!("cargo::rustc-check-cfg=cfg(PyPy)");
+    println!("cargo::rustc-check-cfg=cfg(GraalPy)");
+}
 
 #[cfg(feature = "python")]
 fn main() {
