@@ -178,9 +178,11 @@ fn same_short(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(feature = "std")]
 mod io;
+mod pool;
 mod session;
 #[cfg(feature = "std")]
 pub use io::IoRead;
+pub(crate) use pool::MAX_KEPT_ENTRIES;
 pub(crate) use session::{OwnedStrings, SessionRead};
 
 /// Decoding input borrowed from a byte slice.
@@ -227,10 +229,10 @@ impl<'de> SliceRead<'de> {
 }
 
 /// The list of kept strings is left to the next document on this thread
-/// (see `de::pool`).
+/// (see `read::pool`).
 impl Drop for SliceRead<'_> {
     fn drop(&mut self) {
-        crate::de::pool::give_back_kept(core::mem::take(&mut self.kept));
+        pool::give_back_kept(core::mem::take(&mut self.kept));
     }
 }
 
@@ -364,7 +366,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
         let data: &'de [u8] = self.data;
         let text = kept_utf8(&data[span.start..span.start + span.len], span.start)?;
         if self.kept.capacity() == 0 {
-            self.kept = crate::de::pool::take_kept();
+            self.kept = pool::take_kept();
         }
         let at = self.kept.len();
         self.kept.push(text);

@@ -24,7 +24,6 @@ mod dedup;
 mod dispatch;
 mod document;
 mod entry;
-pub(crate) mod pool;
 pub(crate) mod session;
 mod skip;
 mod stream;

@@ -79,10 +79,10 @@ impl Dictionary {
 
     /// The tables of a new document: empty, with these limits. On a thread
     /// that decoded a deduplicated document before, the tables it used are
-    /// taken back (see [`super::pool`]), so a stream of small documents
+    /// taken back (see [`pool`]), so a stream of small documents
     /// allocates them once.
     pub(crate) fn for_document(max_dedup_strings: usize, max_dedup_shapes: usize) -> Box<Self> {
-        match super::pool::take_dictionary() {
+        match pool::take_dictionary() {
             Some(mut dict) => {
                 dict.max_dedup_strings = string_table_limit(max_dedup_strings);
                 dict.max_dedup_shapes = shape_table_limit(max_dedup_shapes);
@@ -94,7 +94,7 @@ impl Dictionary {
 
     /// Moves the tables' storage, emptied, into a new value, if its
     /// capacity is small enough to keep for the next document
-    /// ([`super::pool`]).
+    /// ([`pool`]).
     fn take_storage(&mut self) -> Option<Dictionary> {
         let capacities = [
             self.strings.capacity(),
@@ -105,7 +105,7 @@ impl Dictionary {
         ];
         if capacities
             .iter()
-            .any(|&c| c > super::pool::MAX_KEPT_ENTRIES)
+            .any(|&c| c > crate::read::MAX_KEPT_ENTRIES)
         {
             return None;
         }
@@ -264,13 +264,13 @@ impl Dictionary {
 }
 
 /// Tables that end (with their document, or their session) leave their
-/// storage to the next document on this thread (see [`super::pool`]).
+/// storage to the next document on this thread (see [`pool`]).
 impl Drop for Dictionary {
     fn drop(&mut self) {
-        if super::pool::wants_dictionary()
+        if pool::wants_dictionary()
             && let Some(storage) = self.take_storage()
         {
-            super::pool::give_back_dictionary(storage);
+            pool::give_back_dictionary(storage);
         }
     }
 }
@@ -295,6 +295,79 @@ fn add_shape(
         fields: &[],
         equal: false,
     });
+}
+
+/// Storage that a thread's decoders pass on from one deduplicated document
+/// to the next: the string and shape tables (here), and the slice reader's
+/// list of kept strings (`read::pool`).
+///
+/// A deduplicated document of a few kilobytes needs tables of a kilobyte
+/// or more. Allocated afresh for each document, they cost more than their
+/// size suggests: in glibc, the first request of 1 KiB or more after many
+/// small blocks were freed (the previous document's decoded value) first
+/// merges all of those blocks (`malloc_consolidate`), and the value decoded
+/// next then allocates from the merged memory, slower than from the blocks
+/// it would have reused. On 9 KB pieces of `mixed_api_events` that made a
+/// deduplicated decode 1.8x the time of a plain one; with glibc's fast bins
+/// switched off (`GLIBC_TUNABLES=glibc.malloc.mxfast=0`), 1.1x.
+///
+/// So ended tables and lists are kept, one of each per thread, emptied, and
+/// the next document takes them. Only storage of at most
+/// [`MAX_KEPT_ENTRIES`](crate::read::MAX_KEPT_ENTRIES) entries per list is kept, so a thread holds at most
+/// a few hundred kilobytes after a large document. Nothing is kept across
+/// documents but capacity: every list is empty when it is taken. Without
+/// the `std` feature there are no thread locals, and every document
+/// allocates its own.
+mod pool {
+    use super::Dictionary;
+
+    #[cfg(feature = "std")]
+    std::thread_local! {
+        static DICTIONARY: core::cell::Cell<Option<Dictionary>> = const { core::cell::Cell::new(None) };
+    }
+
+    /// Tables kept by an earlier document on this thread, emptied.
+    #[inline]
+    pub(super) fn take_dictionary() -> Option<Dictionary> {
+        #[cfg(feature = "std")]
+        {
+            DICTIONARY.try_with(|d| d.take()).ok().flatten()
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            None
+        }
+    }
+
+    /// Whether this thread keeps no tables now: ending tables give theirs.
+    #[inline]
+    pub(super) fn wants_dictionary() -> bool {
+        #[cfg(feature = "std")]
+        {
+            DICTIONARY
+                .try_with(|d| {
+                    let kept = d.take();
+                    let empty = kept.is_none();
+                    d.set(kept);
+                    empty
+                })
+                .unwrap_or(false)
+        }
+        #[cfg(not(feature = "std"))]
+        {
+            false
+        }
+    }
+
+    /// Keeps emptied tables for the next document on this thread.
+    pub(super) fn give_back_dictionary(dict: Dictionary) {
+        #[cfg(feature = "std")]
+        {
+            let _ = DICTIONARY.try_with(|d| d.set(Some(dict)));
+        }
+        #[cfg(not(feature = "std"))]
+        drop(dict);
+    }
 }
 
 /// How far the tables had grown at some point: what [`Dictionary::truncate`]
