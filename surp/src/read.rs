@@ -191,7 +191,7 @@ pub struct SliceRead<'de> {
     pos: usize,
     /// Strings of the current deduplicated document kept for references,
     /// validated once; a kept span's `start` indexes this.
-    kept: Vec<&'de str>,
+    kept: pool::KeptList<'de>,
 }
 
 impl<'de> SliceRead<'de> {
@@ -206,7 +206,7 @@ impl<'de> SliceRead<'de> {
         SliceRead {
             data,
             pos: pos.min(data.len()),
-            kept: Vec::new(),
+            kept: pool::KeptList::default(),
         }
     }
 
@@ -225,14 +225,6 @@ impl<'de> SliceRead<'de> {
     #[cold]
     fn eof(&self) -> Error {
         Error::new(ErrorKind::UnexpectedEof, self.data.len())
-    }
-}
-
-/// The list of kept strings is left to the next document on this thread
-/// (see `read::pool`).
-impl Drop for SliceRead<'_> {
-    fn drop(&mut self) {
-        pool::give_back_kept(core::mem::take(&mut self.kept));
     }
 }
 
@@ -365,11 +357,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
     fn remember_str(&mut self, span: Span) -> Result<Kept> {
         let data: &'de [u8] = self.data;
         let text = kept_utf8(&data[span.start..span.start + span.len], span.start)?;
-        if self.kept.capacity() == 0 {
-            self.kept = pool::take_kept();
-        }
-        let at = self.kept.len();
-        self.kept.push(text);
+        let at = self.kept.push(text);
         Ok(Kept { at, len: span.len })
     }
 
