@@ -239,43 +239,38 @@ impl Encoder {
 
     /// An encoder for one document that appends to `out`: the one this
     /// thread's previous document used, emptied (see [`pool`]), or a new
-    /// one.
+    /// one. Everything the previous document left (tables, hints, guesses,
+    /// open maps) is cleared here.
     pub(crate) fn for_document(
         out: Vec<u8>,
         max_dedup_strings: usize,
         max_dedup_shapes: usize,
     ) -> Box<Encoder> {
-        match pool::take() {
-            Some(mut enc) => {
-                enc.out = out;
-                enc.strings.clear(max_dedup_strings);
-                enc.shapes.clear(max_dedup_shapes);
-                enc
-            }
-            None => Box::new(Encoder::new(out, max_dedup_strings, max_dedup_shapes)),
-        }
+        let Some(mut enc) = pool::take() else {
+            return Box::new(Encoder::new(out, max_dedup_strings, max_dedup_shapes));
+        };
+        enc.out = out;
+        enc.strings.clear(max_dedup_strings);
+        enc.shapes.clear(max_dedup_shapes);
+        enc.predictions.clear();
+        enc.abandon_document();
+        enc.scratch.clear();
+        enc.moved = 0;
+        enc
     }
 
     /// Leaves this document's encoder, its output taken, to the next
-    /// document on this thread, unless its tables grew too large to keep.
-    /// Whatever the document left (tables, guesses, open maps) is cleared
-    /// here or when it is taken again.
-    pub(crate) fn end_document(mut self: Box<Self>) {
+    /// document on this thread, unless its storage grew too large to keep.
+    pub(crate) fn end_document(self: Box<Self>) {
         const ENTRIES: usize = 4096;
         const BYTES: usize = 64 * 1024;
-        if !(self.strings.small(ENTRIES, BYTES)
+        if self.strings.small(ENTRIES, BYTES)
             && self.shapes.small(ENTRIES, BYTES)
-            && self.out.capacity() == 0
             && self.scratch.capacity() <= BYTES
-            && self.key_text.capacity() <= BYTES)
+            && self.key_text.capacity() <= BYTES
         {
-            return;
+            pool::give_back(self);
         }
-        self.abandon_document();
-        self.predictions.clear();
-        self.scratch.clear();
-        self.moved = 0;
-        pool::give_back(self);
     }
 
     /// Enters an array or map, or fails past the depth limit.

@@ -89,9 +89,9 @@ impl Predictions {
     /// Forgets every guess, as a new cache would, keeping the storage of
     /// the first size.
     pub(crate) fn clear(&mut self) {
+        // The cache never shrinks below its first size.
         self.slots.truncate(FIRST_SLOTS);
         self.slots.fill(EMPTY);
-        self.slots.resize(FIRST_SLOTS, EMPTY);
         self.live = 0;
         self.evictions = 0;
     }

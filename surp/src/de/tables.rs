@@ -109,26 +109,9 @@ impl Dictionary {
         {
             return None;
         }
-        let take = |v: &mut Vec<Kept>| {
-            v.clear();
-            core::mem::take(v)
-        };
-        let (strings, shape_keys, pending_keys) = (
-            take(&mut self.strings),
-            take(&mut self.shape_keys),
-            take(&mut self.pending_keys),
-        );
-        self.shapes.clear();
-        self.fields_seen.clear();
-        Some(Dictionary {
-            strings,
-            shapes: core::mem::take(&mut self.shapes),
-            fields_seen: core::mem::take(&mut self.fields_seen),
-            shape_keys,
-            pending_keys,
-            max_dedup_strings: 0,
-            max_dedup_shapes: 0,
-        })
+        let mut storage = core::mem::take(self);
+        storage.truncate(Mark::default());
+        Some(storage)
     }
 
     /// Does a string literal of `len` bytes take the next slot?
@@ -307,9 +290,7 @@ fn add_shape(
 /// small blocks were freed (the previous document's decoded value) first
 /// merges all of those blocks (`malloc_consolidate`), and the value decoded
 /// next then allocates from the merged memory, slower than from the blocks
-/// it would have reused. On 9 KB pieces of `mixed_api_events` that made a
-/// deduplicated decode 1.8x the time of a plain one; with glibc's fast bins
-/// switched off (`GLIBC_TUNABLES=glibc.malloc.mxfast=0`), 1.1x.
+/// it would have reused (measured in the spec's design notes).
 ///
 /// So ended tables and lists are kept, one of each per thread, emptied, and
 /// the next document takes them. Only storage of at most
