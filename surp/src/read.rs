@@ -120,6 +120,26 @@ pub trait Read<'de>: private::Sealed {
         false
     }
 
+    /// If the next byte is `tag` and the four after it are in the buffer,
+    /// consumes all five and returns the four; otherwise consumes nothing.
+    /// The fast path of a binary32 value: a reader, which cannot look
+    /// ahead, never matches.
+    #[doc(hidden)]
+    #[inline]
+    fn eat_tagged4(&mut self, tag: u8) -> Option<[u8; 4]> {
+        let _ = tag;
+        None
+    }
+
+    /// [`eat_tagged4`](Read::eat_tagged4) for the eight bytes of a binary64
+    /// value.
+    #[doc(hidden)]
+    #[inline]
+    fn eat_tagged8(&mut self, tag: u8) -> Option<[u8; 8]> {
+        let _ = tag;
+        None
+    }
+
     /// Keeps the string payload `fill` just consumed for later
     /// deduplication references, returning where it was kept. Its UTF-8 is
     /// validated here, once: a reference to it never validates again.
@@ -351,6 +371,26 @@ impl<'de> Read<'de> for SliceRead<'de> {
         }
         self.pos += 1 + len;
         true
+    }
+
+    #[inline(always)]
+    fn eat_tagged4(&mut self, tag: u8) -> Option<[u8; 4]> {
+        let &[first, a, b, c, d] = self.rest().first_chunk::<5>()?;
+        if first != tag {
+            return None;
+        }
+        self.pos += 5;
+        Some([a, b, c, d])
+    }
+
+    #[inline(always)]
+    fn eat_tagged8(&mut self, tag: u8) -> Option<[u8; 8]> {
+        let &[first, a, b, c, d, e, f, g, h] = self.rest().first_chunk::<9>()?;
+        if first != tag {
+            return None;
+        }
+        self.pos += 9;
+        Some([a, b, c, d, e, f, g, h])
     }
 
     #[inline]

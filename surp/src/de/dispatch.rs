@@ -128,6 +128,46 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         result.map_err(|e: Error| e.at(start))
     }
+
+    /// [`deserialize_f32`](de::Deserializer::deserialize_f32) past its
+    /// fast path: binary16, a reader's input, the end of the input, or
+    /// another tag.
+    #[inline(never)]
+    fn f32_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        // binary16 and binary32 reach the visitor as `f32`, exactly.
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        // `F32` is tested first: a `match` let the compiler test `F16` first,
+        // one more comparison on every binary32 value.
+        let v = if tag == wire::F32 {
+            f32::from_le_bytes(self.read.read_array()?)
+        } else if tag == wire::F16 {
+            float::f16_to_f32(u16::from_le_bytes(self.read.read_array()?))
+        } else {
+            return self.any_tag(start, tag, visitor);
+        };
+        visitor.visit_f32(v).map_err(|e: Error| e.at(start))
+    }
+
+    /// [`deserialize_f64`](de::Deserializer::deserialize_f64) past its
+    /// fast path: a narrower form, a reader's input, the end of the input,
+    /// or another tag.
+    #[inline(never)]
+    fn f64_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        let tag = self.next_tag()?;
+        // Narrow forms are widened here, on the bits: a visitor widening an
+        // `f32` with `as` may quiet a signalling NaN (it does on x86-64).
+        let v = match tag {
+            wire::F64 => f64::from_le_bytes(self.read.read_array()?),
+            wire::F32 => float::f32_to_f64(f32::from_le_bytes(self.read.read_array()?)),
+            wire::F16 => float::f32_to_f64(float::f16_to_f32(u16::from_le_bytes(
+                self.read.read_array()?,
+            ))),
+            _ => return self.any_tag(start, tag, visitor),
+        };
+        visitor.visit_f64(v).map_err(|e: Error| e.at(start))
+    }
 }
 
 macro_rules! deserialize_int {
@@ -191,36 +231,28 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
 
     #[inline]
     fn deserialize_f32<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        // binary16 and binary32 reach the visitor as `f32`, exactly.
-        let start = self.read.offset();
-        let tag = self.next_tag()?;
-        // `F32` is tested first: a `match` let the compiler test `F16` first,
-        // one more comparison on every binary32 value.
-        let v = if tag == wire::F32 {
-            f32::from_le_bytes(self.read.read_array()?)
-        } else if tag == wire::F16 {
-            float::f16_to_f32(u16::from_le_bytes(self.read.read_array()?))
-        } else {
-            return self.any_tag(start, tag, visitor);
-        };
-        visitor.visit_f32(v).map_err(|e: Error| e.at(start))
+        // A binary32 value whose bytes are all in the buffer: small enough
+        // that a sequence of `f32` (an `[f32; 3]`) inlines it.
+        if let Some(bits) = self.read.eat_tagged4(wire::F32) {
+            let start = self.read.offset() - 5;
+            return visitor
+                .visit_f32(f32::from_le_bytes(bits))
+                .map_err(|e: Error| e.at(start));
+        }
+        self.f32_value(visitor)
     }
 
     #[inline]
     fn deserialize_f64<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
-        let start = self.read.offset();
-        let tag = self.next_tag()?;
-        // Narrow forms are widened here, on the bits: a visitor widening an
-        // `f32` with `as` may quiet a signalling NaN (it does on x86-64).
-        let v = match tag {
-            wire::F64 => f64::from_le_bytes(self.read.read_array()?),
-            wire::F32 => float::f32_to_f64(f32::from_le_bytes(self.read.read_array()?)),
-            wire::F16 => float::f32_to_f64(float::f16_to_f32(u16::from_le_bytes(
-                self.read.read_array()?,
-            ))),
-            _ => return self.any_tag(start, tag, visitor),
-        };
-        visitor.visit_f64(v).map_err(|e: Error| e.at(start))
+        // As in `deserialize_f32`: a binary64 value whose bytes are all in
+        // the buffer.
+        if let Some(bits) = self.read.eat_tagged8(wire::F64) {
+            let start = self.read.offset() - 9;
+            return visitor
+                .visit_f64(f64::from_le_bytes(bits))
+                .map_err(|e: Error| e.at(start));
+        }
+        self.f64_value(visitor)
     }
 
     fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {

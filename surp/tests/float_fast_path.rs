@@ -1,0 +1,159 @@
+//! Floats read as `f32` and `f64`: from a slice, a binary32 or binary64
+//! value whose bytes are all there is taken by a short fast path, and
+//! everything else (binary16, the other width, the end of the input,
+//! another tag) by the general one; a reader always takes the general one.
+//! These tests check that both give the same values, bit for bit, and the
+//! same errors at the same offsets.
+
+use std::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, Visitor};
+use serde::{Deserialize as DeriveDeserialize, Serialize};
+
+/// Decodes `bytes` as a `T` from a slice and from a reader: the values, or
+/// the errors' kinds and offsets, must be the same.
+fn same_as_reader<T>(bytes: &[u8]) -> Result<T, String>
+where
+    T: for<'de> Deserialize<'de> + fmt::Debug,
+{
+    let show = |e: surp::Error| format!("{:?} (offset {:?})", e.kind(), e.offset());
+    let slice = surp::from_slice::<T>(bytes).map_err(show);
+    let reader = surp::from_reader::<_, T>(bytes).map_err(show);
+    assert_eq!(format!("{slice:?}"), format!("{reader:?}"));
+    slice
+}
+
+#[derive(Debug, Serialize, DeriveDeserialize)]
+struct Shape {
+    points: Vec<[f32; 3]>,
+    weights: Vec<f64>,
+    scale: f32,
+}
+
+/// Floats of every width the encoder picks: exact in binary16, exact in
+/// binary32, only in binary64, and NaNs with payloads.
+fn shape() -> Shape {
+    Shape {
+        points: vec![
+            [0.5, -2.0, 65504.0],
+            [0.1, 1.0e-40, f32::from_bits(0x7fc0_0001)],
+            [f32::MAX, -0.0, f32::NEG_INFINITY],
+        ],
+        weights: vec![
+            0.25,
+            0.1,
+            f64::from(0.1f32),
+            1e300,
+            -0.0,
+            f64::from_bits(0x7ff8_0000_0000_0001),
+            f64::from_bits(0x7ff0_0000_2000_0000),
+        ],
+        scale: 3.25,
+    }
+}
+
+fn bits(s: &Shape) -> (Vec<u32>, Vec<u64>, u32) {
+    (
+        s.points.iter().flatten().map(|f| f.to_bits()).collect(),
+        s.weights.iter().map(|f| f.to_bits()).collect(),
+        s.scale.to_bits(),
+    )
+}
+
+#[test]
+fn floats_of_every_width_decode_bit_for_bit() {
+    let value = shape();
+    let bytes = surp::to_vec(&value).unwrap();
+    let decoded: Shape = same_as_reader(&bytes).unwrap();
+    assert_eq!(bits(&decoded), bits(&value));
+    // The document holds every float form, so both paths were taken.
+    for tag in [0xec, 0xed, 0xee] {
+        assert!(bytes.contains(&tag), "no tag {tag:#x} in {bytes:02x?}");
+    }
+}
+
+#[test]
+fn every_truncation_is_the_same_error_as_from_a_reader() {
+    let bytes = surp::to_vec(&shape()).unwrap();
+    for end in 0..bytes.len() {
+        let e = same_as_reader::<Shape>(&bytes[..end]).unwrap_err();
+        assert!(
+            e.starts_with("UnexpectedEof") || e.starts_with("LengthExceedsInput"),
+            "{end}: {e}"
+        );
+    }
+}
+
+#[test]
+fn a_float_as_the_last_bytes_of_the_input_takes_them_exactly() {
+    for v in [1.5f32, 0.1, f32::from_bits(0x7f80_0001)] {
+        let bytes = surp::to_vec(&v).unwrap();
+        let back: f32 = same_as_reader(&bytes).unwrap();
+        assert_eq!(back.to_bits(), v.to_bits());
+    }
+    for v in [1.5f64, 0.1, 1e300, f64::from_bits(0x7ff0_0000_0000_0001)] {
+        let bytes = surp::to_vec(&v).unwrap();
+        let back: f64 = same_as_reader(&bytes).unwrap();
+        assert_eq!(back.to_bits(), v.to_bits());
+    }
+}
+
+#[test]
+fn other_tags_read_as_floats_decode_as_from_a_reader() {
+    // serde's `f32` takes integers and `f64`s too, as its visitor converts
+    // them; a string is an error at its tag.
+    let int: [f32; 1] = same_as_reader(&surp::to_vec(&(7u8,)).unwrap()).unwrap();
+    assert_eq!(int, [7.0]);
+    let wide: [f32; 1] = same_as_reader(&surp::to_vec(&(0.1f64,)).unwrap()).unwrap();
+    assert_eq!(wide, [0.1f64 as f32]);
+    let e = same_as_reader::<[f32; 1]>(&surp::to_vec(&("x",)).unwrap()).unwrap_err();
+    assert!(e.contains("invalid type: string"), "{e}");
+    assert!(e.ends_with("(offset Some(1))"), "{e}");
+    let e = same_as_reader::<[f64; 1]>(&surp::to_vec(&("x",)).unwrap()).unwrap_err();
+    assert!(e.ends_with("(offset Some(1))"), "{e}");
+}
+
+/// A float that must be positive: its visitor refuses others.
+#[derive(Debug)]
+struct Positive<T>(T);
+
+macro_rules! positive {
+    ($t:ty, $method:ident, $visit:ident) => {
+        impl<'de> Deserialize<'de> for Positive<$t> {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl Visitor<'_> for V {
+                    type Value = Positive<$t>;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a positive float")
+                    }
+                    fn $visit<E: de::Error>(self, v: $t) -> Result<Self::Value, E> {
+                        if v > 0.0 {
+                            Ok(Positive(v))
+                        } else {
+                            Err(E::custom(format_args!("{v} is not positive")))
+                        }
+                    }
+                }
+                d.$method(V)
+            }
+        }
+    };
+}
+positive!(f32, deserialize_f32, visit_f32);
+positive!(f64, deserialize_f64, visit_f64);
+
+#[test]
+fn a_visitor_error_is_placed_at_the_value_as_from_a_reader() {
+    // The third value is refused, in each form the encoder picks.
+    let bytes = surp::to_vec(&[1.5f32, 0.1, -0.1]).unwrap();
+    let e = same_as_reader::<Vec<Positive<f32>>>(&bytes).unwrap_err();
+    assert!(e.contains("is not positive"), "{e}");
+    assert!(e.ends_with("(offset Some(9))"), "{e}");
+    let bytes = surp::to_vec(&[0.1f64, 1.5, -1.5]).unwrap();
+    let e = same_as_reader::<Vec<Positive<f64>>>(&bytes).unwrap_err();
+    assert!(e.ends_with("(offset Some(13))"), "{e}");
+    let bytes = surp::to_vec(&[1.5f64, -0.1]).unwrap();
+    let e = same_as_reader::<Vec<Positive<f64>>>(&bytes).unwrap_err();
+    assert!(e.ends_with("(offset Some(4))"), "{e}");
+}
