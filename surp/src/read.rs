@@ -140,6 +140,17 @@ pub trait Read<'de>: private::Sealed {
         None
     }
 
+    /// If the next value is an unsigned integer (`FIXUINT..=FIXUINT_MAX` or
+    /// `UINT1..=UINT_LAST`) and the buffer holds eight bytes past its tag,
+    /// consumes it and returns it; otherwise consumes nothing. The fast
+    /// path of an unsigned integer: a reader, which cannot look ahead,
+    /// never matches.
+    #[doc(hidden)]
+    #[inline]
+    fn eat_uint(&mut self) -> Option<u64> {
+        None
+    }
+
     /// Keeps the string payload `fill` just consumed for later
     /// deduplication references, returning where it was kept. Its UTF-8 is
     /// validated here, once: a reference to it never validates again.
@@ -391,6 +402,24 @@ impl<'de> Read<'de> for SliceRead<'de> {
         }
         self.pos += 9;
         Some([a, b, c, d, e, f, g, h])
+    }
+
+    #[inline(always)]
+    fn eat_uint(&mut self) -> Option<u64> {
+        // The tag and an 8-byte load masked to the width, as `read_le`
+        // reads.
+        let &[tag, ref word @ ..] = self.rest().first_chunk::<9>()?;
+        if tag <= wire::FIXUINT_MAX {
+            self.pos += 1;
+            return Some(u64::from(tag));
+        }
+        if !(wire::UINT1..=wire::UINT_LAST).contains(&tag) {
+            return None;
+        }
+        let width = wire::int_width(tag);
+        self.pos += 1 + width;
+        let shift = (8 - width) * 8;
+        Some((u64::from_le_bytes(*word) << shift) >> shift)
     }
 
     #[inline]

@@ -8,6 +8,7 @@ use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
 use serde::de::{self, DeserializeSeed, Visitor};
 
 use super::Deserializer;
+use super::item::Item;
 use crate::dedup::ShapeCandidate;
 use crate::error::{Error, ErrorKind, Result};
 use crate::read::{Kept, Read, Reference};
@@ -177,7 +178,15 @@ impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        next_item(self.de, &mut self.left, seed)
+        if self.left == 0 {
+            return Ok(None);
+        }
+        self.left -= 1;
+        let start = self.de.offset();
+        // As `next_item`, through `Item`.
+        seed.deserialize(Item(&mut *self.de))
+            .map(Some)
+            .map_err(|e| e.at(start))
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -1,9 +1,10 @@
-//! Floats read as `f32` and `f64`: from a slice, a binary32 or binary64
-//! value whose bytes are all there is taken by a short fast path, and
-//! everything else (binary16, the other width, the end of the input,
-//! another tag) by the general one; a reader always takes the general one.
-//! These tests check that both give the same values, bit for bit, and the
-//! same errors at the same offsets.
+//! Scalars with fast paths. From a slice, a binary32 or binary64 value read
+//! as `f32` or `f64`, and an unsigned integer read as an array's item,
+//! whose bytes are all in the buffer take a short fast path; everything
+//! else (binary16, the other width, a negative or wide integer, the end of
+//! the input, another tag) takes the general one, and a reader always
+//! does. These tests check that both give the same values, bit for bit,
+//! and the same errors at the same offsets.
 
 use std::fmt;
 
@@ -156,4 +157,87 @@ fn a_visitor_error_is_placed_at_the_value_as_from_a_reader() {
     let bytes = surp::to_vec(&[1.5f64, -0.1]).unwrap();
     let e = same_as_reader::<Vec<Positive<f64>>>(&bytes).unwrap_err();
     assert!(e.ends_with("(offset Some(4))"), "{e}");
+}
+
+/// Unsigned integers in arrays, of every width the encoder picks, and the
+/// same values as struct fields (which do not take the items' path).
+#[derive(Debug, PartialEq, Serialize, DeriveDeserialize)]
+struct Ints {
+    faces: Vec<[u32; 3]>,
+    wide: Vec<u64>,
+    small: Vec<u8>,
+    mid: Vec<u16>,
+    last: u64,
+}
+
+fn ints() -> Ints {
+    let mut wide = vec![0, 1, 127, 128, 255, 256, 65_535, 65_536, u64::MAX];
+    wide.extend((0..64).map(|shift| 1u64 << shift));
+    wide.extend((1..64).map(|shift| (1u64 << shift) - 1));
+    Ints {
+        faces: vec![[0, 1, 2], [127, 128, 70_000], [u32::MAX, 300, 5]],
+        wide,
+        small: vec![0, 127, 128, 255],
+        mid: vec![0, 255, 256, u16::MAX],
+        last: u64::MAX,
+    }
+}
+
+#[test]
+fn unsigned_items_of_every_width_decode_as_from_a_reader() {
+    let value = ints();
+    let bytes = surp::to_vec(&value).unwrap();
+    assert_eq!(same_as_reader::<Ints>(&bytes).unwrap(), value);
+}
+
+#[test]
+fn every_truncation_of_unsigned_items_is_the_same_error_as_from_a_reader() {
+    let bytes = surp::to_vec(&ints()).unwrap();
+    for end in 0..bytes.len() {
+        let e = same_as_reader::<Ints>(&bytes[..end]).unwrap_err();
+        assert!(
+            e.starts_with("UnexpectedEof") || e.starts_with("LengthExceedsInput"),
+            "{end}: {e}"
+        );
+    }
+}
+
+#[test]
+fn an_unsigned_item_out_of_range_is_the_same_error_as_from_a_reader() {
+    // Each document's second item is refused, at its tag (offset 2): a
+    // value the visitor finds too large, a negative integer (which takes
+    // the general path), a string and a float.
+    let refused = |bytes: Vec<u8>, message: &str, as_u32: bool| {
+        let e = if as_u32 {
+            same_as_reader::<Vec<u32>>(&bytes).unwrap_err()
+        } else {
+            same_as_reader::<Vec<u8>>(&bytes).unwrap_err()
+        };
+        assert!(e.contains(message), "{e}");
+        assert!(e.ends_with("(offset Some(2))"), "{e}");
+    };
+    for as_u32 in [false, true] {
+        refused(surp::to_vec(&[1i64, -1]).unwrap(), "integer `-1`", as_u32);
+        refused(
+            surp::to_vec(&[1i64, -300]).unwrap(),
+            "integer `-300`",
+            as_u32,
+        );
+        refused(
+            surp::to_vec(&(1u8, "x")).unwrap(),
+            "invalid type: string",
+            as_u32,
+        );
+        refused(
+            surp::to_vec(&(1u8, 0.5)).unwrap(),
+            "invalid type: floating",
+            as_u32,
+        );
+    }
+    refused(surp::to_vec(&[1u16, 256]).unwrap(), "integer `256`", false);
+    refused(
+        surp::to_vec(&[7u64, 1 << 40]).unwrap(),
+        "integer `1099511627776`",
+        true,
+    );
 }
