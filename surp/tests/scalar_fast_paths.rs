@@ -73,16 +73,23 @@ fn floats_of_every_width_decode_bit_for_bit() {
     }
 }
 
-#[test]
-fn every_truncation_is_the_same_error_as_from_a_reader() {
-    let bytes = surp::to_vec(&shape()).unwrap();
+/// Every prefix of `bytes` (a whole `T`) fails to decode, as from a reader.
+fn every_truncation_fails_as_from_a_reader<T>(bytes: &[u8])
+where
+    T: for<'de> Deserialize<'de> + fmt::Debug,
+{
     for end in 0..bytes.len() {
-        let e = same_as_reader::<Shape>(&bytes[..end]).unwrap_err();
+        let e = same_as_reader::<T>(&bytes[..end]).unwrap_err();
         assert!(
             e.starts_with("UnexpectedEof") || e.starts_with("LengthExceedsInput"),
             "{end}: {e}"
         );
     }
+}
+
+#[test]
+fn every_truncation_is_the_same_error_as_from_a_reader() {
+    every_truncation_fails_as_from_a_reader::<Shape>(&surp::to_vec(&shape()).unwrap());
 }
 
 #[test]
@@ -192,14 +199,7 @@ fn unsigned_items_of_every_width_decode_as_from_a_reader() {
 
 #[test]
 fn every_truncation_of_unsigned_items_is_the_same_error_as_from_a_reader() {
-    let bytes = surp::to_vec(&ints()).unwrap();
-    for end in 0..bytes.len() {
-        let e = same_as_reader::<Ints>(&bytes[..end]).unwrap_err();
-        assert!(
-            e.starts_with("UnexpectedEof") || e.starts_with("LengthExceedsInput"),
-            "{end}: {e}"
-        );
-    }
+    every_truncation_fails_as_from_a_reader::<Ints>(&surp::to_vec(&ints()).unwrap());
 }
 
 #[test]
