@@ -166,14 +166,16 @@ fn a_visitor_error_is_placed_at_the_value_as_from_a_reader() {
     assert!(e.ends_with("(offset Some(4))"), "{e}");
 }
 
-/// Unsigned integers in arrays, of every width the encoder picks, and the
-/// same values as struct fields (which do not take the items' path).
+/// Unsigned integers in tuples (which take the items' fast path), of every
+/// width the encoder picks, and the same values in a `Vec` and as a struct
+/// field (which do not).
 #[derive(Debug, PartialEq, Serialize, DeriveDeserialize)]
 struct Ints {
     faces: Vec<[u32; 3]>,
+    pairs: Vec<(u64, u64)>,
     wide: Vec<u64>,
-    small: Vec<u8>,
-    mid: Vec<u16>,
+    small: [u8; 4],
+    mid: [u16; 4],
     last: u64,
 }
 
@@ -183,9 +185,10 @@ fn ints() -> Ints {
     wide.extend((1..64).map(|shift| (1u64 << shift) - 1));
     Ints {
         faces: vec![[0, 1, 2], [127, 128, 70_000], [u32::MAX, 300, 5]],
+        pairs: wide.iter().map(|&w| (w, w / 3)).collect(),
         wide,
-        small: vec![0, 127, 128, 255],
-        mid: vec![0, 255, 256, u16::MAX],
+        small: [0, 127, 128, 255],
+        mid: [0, 255, 256, u16::MAX],
         last: u64::MAX,
     }
 }
@@ -209,9 +212,9 @@ fn an_unsigned_item_out_of_range_is_the_same_error_as_from_a_reader() {
     // the general path), a string and a float.
     let refused = |bytes: Vec<u8>, message: &str, as_u32: bool| {
         let e = if as_u32 {
-            same_as_reader::<Vec<u32>>(&bytes).unwrap_err()
+            same_as_reader::<[u32; 2]>(&bytes).unwrap_err()
         } else {
-            same_as_reader::<Vec<u8>>(&bytes).unwrap_err()
+            same_as_reader::<(u8, u8)>(&bytes).unwrap_err()
         };
         assert!(e.contains(message), "{e}");
         assert!(e.ends_with("(offset Some(2))"), "{e}");

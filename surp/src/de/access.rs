@@ -22,9 +22,33 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         len: u64,
         visitor: V,
     ) -> Result<V::Value> {
+        self.visit_items::<false, V>(start, len, visitor)
+    }
+
+    /// An array read as a tuple (`[T; N]`, `(A, B)`): its items go through
+    /// [`Item`], whose unsigned integers take a fast path. Only tuples do:
+    /// through `Item`, the items of a `Vec` of structs took more
+    /// instructions and time.
+    #[inline]
+    pub(super) fn visit_tuple<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.visit_items::<true, V>(start, len, visitor)
+    }
+
+    #[inline(always)]
+    fn visit_items<const ITEMS: bool, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
         let len = self.check_len(Kind::Array, len, start)?;
         let hint = self.open(start, len)?;
-        let mut access = SeqAccess {
+        let mut access = SeqAccess::<R, ITEMS> {
             de: self,
             left: len,
             hint,
@@ -166,18 +190,22 @@ pub(super) fn next_item<'de, R: Read<'de>, T: DeserializeSeed<'de>>(
     seed.deserialize(de).map(Some).map_err(|e| e.at(start))
 }
 
-struct SeqAccess<'a, R> {
+/// The items of an array; with `ITEMS`, read through [`Item`].
+struct SeqAccess<'a, R, const ITEMS: bool> {
     de: &'a mut Deserializer<R>,
     left: usize,
     /// The size hint reserved from the deserializer's budget.
     hint: usize,
 }
 
-impl<'de, R: Read<'de>> de::SeqAccess<'de> for SeqAccess<'_, R> {
+impl<'de, R: Read<'de>, const ITEMS: bool> de::SeqAccess<'de> for SeqAccess<'_, R, ITEMS> {
     type Error = Error;
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
+        if !ITEMS {
+            return next_item(self.de, &mut self.left, seed);
+        }
         if self.left == 0 {
             return Ok(None);
         }
@@ -466,7 +494,9 @@ impl<'de, R: Read<'de>, K: Keys> de::MapAccess<'de> for Entries<'_, MapAccess<'_
     }
 }
 
-impl<'de, R: Read<'de>> de::SeqAccess<'de> for Entries<'_, SeqAccess<'_, R>> {
+impl<'de, R: Read<'de>, const ITEMS: bool> de::SeqAccess<'de>
+    for Entries<'_, SeqAccess<'_, R, ITEMS>>
+{
     type Error = Error;
 
     #[cfg_attr(not(debug_assertions), inline(always))]

@@ -362,7 +362,16 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
         }
     }
 
+    #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
+        let start = self.read.offset();
+        if let Ok(Some(tag)) = self.read.peek()
+            && (wire::FIXARRAY..=wire::FIXARRAY_LAST).contains(&tag)
+        {
+            self.next_tag()?;
+            return self.visit_tuple(start, Kind::Array.inline_len(tag), visitor);
+        }
+        // Anything else as a sequence: a longer array, bytes, an error.
         self.deserialize_seq(visitor)
     }
 

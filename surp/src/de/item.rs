@@ -1,12 +1,13 @@
-//! The items of an array, read through [`Item`]: the decoder itself, plus
-//! a fast path for unsigned integers.
+//! The items of a tuple, read through [`Item`]: the decoder itself, plus a
+//! fast path for unsigned integers.
 //!
 //! An unsigned integer whose bytes are all in the buffer takes a few
 //! instructions; inlined where a struct reads its fields, the same fast
 //! path made the struct's visitor larger and slower than the call it
-//! saved, so only array items take it (an `[u32; 3]`, a `Vec<u64>`). Every
-//! other request goes to the decoder unchanged, so an item decodes, and
-//! fails, exactly as the decoder alone decodes it.
+//! saved, so only the items of an array read as a tuple take it (an
+//! `[u32; 3]`, a `(u64, u64)`). Every other request goes to the decoder
+//! unchanged, so an item decodes, and fails, exactly as the decoder alone
+//! decodes it.
 
 use serde::de::{self, Visitor};
 

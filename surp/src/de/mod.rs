@@ -11,7 +11,7 @@
 //!   through `any_tag`, the one general dispatcher;
 //! - `access`: arrays, maps and enums; every nested value is visited
 //!   between `open` and `close` here, the limit steps around it;
-//! - `item`: an array's items, with a fast path for unsigned integers;
+//! - `item`: a tuple's items, with a fast path for unsigned integers;
 //! - `dedup`: string and shape references of deduplicated documents;
 //! - `tables`: this decoder's string and shape tables, filled by the rules
 //!   in `crate::dedup`;
