@@ -22,13 +22,22 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         len: u64,
         visitor: V,
     ) -> Result<V::Value> {
-        self.visit_items::<false, V>(start, len, visitor)
+        let len = self.check_len(Kind::Array, len, start)?;
+        let hint = self.open(start, len)?;
+        let mut access = SeqAccess::<R, false> {
+            de: self,
+            left: len,
+            hint,
+        };
+        let result = visitor.visit_seq(Entries(&mut access));
+        let left = access.left;
+        self.close(start, hint, result, left)
     }
 
-    /// An array read as a tuple (`[T; N]`, `(A, B)`): its items go through
-    /// [`Item`], whose unsigned integers take a fast path. Only tuples do:
-    /// through `Item`, the items of a `Vec` of structs took more
-    /// instructions and time.
+    /// [`visit_array`](Self::visit_array) for an array read as a tuple
+    /// (`[T; N]`, `(A, B)`): its items go through [`Item`], whose unsigned
+    /// integers take a fast path. Only tuples do: through `Item`, the items
+    /// of a `Vec` of structs took more instructions and time.
     #[inline]
     pub(super) fn visit_tuple<V: Visitor<'de>>(
         &mut self,
@@ -36,19 +45,9 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         len: u64,
         visitor: V,
     ) -> Result<V::Value> {
-        self.visit_items::<true, V>(start, len, visitor)
-    }
-
-    #[inline(always)]
-    fn visit_items<const ITEMS: bool, V: Visitor<'de>>(
-        &mut self,
-        start: usize,
-        len: u64,
-        visitor: V,
-    ) -> Result<V::Value> {
         let len = self.check_len(Kind::Array, len, start)?;
         let hint = self.open(start, len)?;
-        let mut access = SeqAccess::<R, ITEMS> {
+        let mut access = SeqAccess::<R, true> {
             de: self,
             left: len,
             hint,
