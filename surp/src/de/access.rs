@@ -15,31 +15,34 @@ use crate::read::{Kept, Read, Reference};
 use crate::wire::Kind;
 
 impl<'de, R: Read<'de>> Deserializer<R> {
-    #[inline]
+    #[inline(always)]
     pub(super) fn visit_array<V: Visitor<'de>>(
         &mut self,
         start: usize,
         len: u64,
         visitor: V,
     ) -> Result<V::Value> {
-        let len = self.check_len(Kind::Array, len, start)?;
-        let hint = self.open(start, len)?;
-        let mut access = SeqAccess::<R, false> {
-            de: self,
-            left: len,
-            hint,
-        };
-        let result = visitor.visit_seq(Entries(&mut access));
-        let left = access.left;
-        self.close(start, hint, result, left)
+        self.visit_items::<false, V>(start, len, visitor)
     }
 
     /// [`visit_array`](Self::visit_array) for an array read as a tuple
     /// (`[T; N]`, `(A, B)`): its items go through [`Item`], whose unsigned
     /// integers take a fast path. Only tuples do: through `Item`, the items
     /// of a `Vec` of structs took more instructions and time.
-    #[inline]
+    #[inline(always)]
     pub(super) fn visit_tuple<V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        len: u64,
+        visitor: V,
+    ) -> Result<V::Value> {
+        self.visit_items::<true, V>(start, len, visitor)
+    }
+
+    /// The array of `len` items at `start`, its items read directly or,
+    /// with `ITEMS`, through [`Item`].
+    #[inline]
+    fn visit_items<const ITEMS: bool, V: Visitor<'de>>(
         &mut self,
         start: usize,
         len: u64,
@@ -47,7 +50,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     ) -> Result<V::Value> {
         let len = self.check_len(Kind::Array, len, start)?;
         let hint = self.open(start, len)?;
-        let mut access = SeqAccess::<R, true> {
+        let mut access = SeqAccess::<R, ITEMS> {
             de: self,
             left: len,
             hint,
