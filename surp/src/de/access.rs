@@ -182,6 +182,23 @@ pub(super) fn next_item<'de, R: Read<'de>, T: DeserializeSeed<'de>>(
     left: &mut usize,
     seed: T,
 ) -> Result<Option<T::Value>> {
+    next_item_as(de, left, seed, |de| de)
+}
+
+/// [`next_item`], read through the deserializer that `as_item` makes of
+/// the decoder (a tuple's [`Item`]).
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn next_item_as<'a, 'de, R, T, D>(
+    de: &'a mut Deserializer<R>,
+    left: &mut usize,
+    seed: T,
+    as_item: impl FnOnce(&'a mut Deserializer<R>) -> D,
+) -> Result<Option<T::Value>>
+where
+    R: Read<'de>,
+    T: DeserializeSeed<'de>,
+    D: de::Deserializer<'de, Error = Error>,
+{
     if *left == 0 {
         return Ok(None);
     }
@@ -189,7 +206,9 @@ pub(super) fn next_item<'de, R: Read<'de>, T: DeserializeSeed<'de>>(
     let start = de.offset();
     // An error raised after the item was read (an untagged enum that
     // matched no variant) is placed at the item's start.
-    seed.deserialize(de).map(Some).map_err(|e| e.at(start))
+    seed.deserialize(as_item(de))
+        .map(Some)
+        .map_err(|e| e.at(start))
 }
 
 /// The items of an array; with `ITEMS`, read through [`Item`].
@@ -205,18 +224,11 @@ impl<'de, R: Read<'de>, const ITEMS: bool> de::SeqAccess<'de> for SeqAccess<'_, 
 
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_element_seed<T: DeserializeSeed<'de>>(&mut self, seed: T) -> Result<Option<T::Value>> {
-        if !ITEMS {
-            return next_item(self.de, &mut self.left, seed);
+        if ITEMS {
+            next_item_as(self.de, &mut self.left, seed, Item)
+        } else {
+            next_item(self.de, &mut self.left, seed)
         }
-        if self.left == 0 {
-            return Ok(None);
-        }
-        self.left -= 1;
-        let start = self.de.offset();
-        // As `next_item`, through `Item`.
-        seed.deserialize(Item(&mut *self.de))
-            .map(Some)
-            .map_err(|e| e.at(start))
     }
 
     fn size_hint(&self) -> Option<usize> {

@@ -168,6 +168,43 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         };
         visitor.visit_f64(v).map_err(|e: Error| e.at(start))
     }
+
+    /// The sequence whose tag was just read: an inline-length array
+    /// (through [`visit_tuple`](Self::visit_tuple) with `TUPLE`, whose
+    /// unsigned items take a fast path), a byte string read as a sequence,
+    /// or any other value.
+    #[inline(always)]
+    fn seq_tag<const TUPLE: bool, V: Visitor<'de>>(
+        &mut self,
+        start: usize,
+        tag: u8,
+        visitor: V,
+    ) -> Result<V::Value> {
+        match tag {
+            wire::FIXARRAY..=wire::FIXARRAY_LAST => {
+                let len = Kind::Array.inline_len(tag);
+                if TUPLE {
+                    self.visit_tuple(start, len, visitor)
+                } else {
+                    self.visit_array(start, len, visitor)
+                }
+            }
+            // A byte string read as a sequence, so `Vec<u8>` accepts native bytes.
+            wire::BIN8..=wire::BIN_LAST => {
+                let len = self.read_len(tag)?;
+                let len = self.held_bytes_len(len, start)?;
+                let span = match self.read.fill(len) {
+                    Ok(span) => span,
+                    Err(e) => return Err(self.short_payload(Kind::Bytes, len, start, e)),
+                };
+                let bytes = self.read.payload(span);
+                visitor
+                    .visit_seq(de::value::SeqDeserializer::new(bytes.iter().copied()))
+                    .map_err(|e: Error| e.at(start))
+            }
+            _ => self.any_tag(start, tag, visitor),
+        }
+    }
 }
 
 macro_rules! deserialize_int {
@@ -341,38 +378,14 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     fn deserialize_seq<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();
         let tag = self.next_tag()?;
-        match tag {
-            wire::FIXARRAY..=wire::FIXARRAY_LAST => {
-                self.visit_array(start, Kind::Array.inline_len(tag), visitor)
-            }
-            // A byte string read as a sequence, so `Vec<u8>` accepts native bytes.
-            wire::BIN8..=wire::BIN_LAST => {
-                let len = self.read_len(tag)?;
-                let len = self.held_bytes_len(len, start)?;
-                let span = match self.read.fill(len) {
-                    Ok(span) => span,
-                    Err(e) => return Err(self.short_payload(Kind::Bytes, len, start, e)),
-                };
-                let bytes = self.read.payload(span);
-                visitor
-                    .visit_seq(de::value::SeqDeserializer::new(bytes.iter().copied()))
-                    .map_err(|e: Error| e.at(start))
-            }
-            _ => self.any_tag(start, tag, visitor),
-        }
+        self.seq_tag::<false, V>(start, tag, visitor)
     }
 
     #[inline]
     fn deserialize_tuple<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();
-        if let Ok(Some(tag)) = self.read.peek()
-            && (wire::FIXARRAY..=wire::FIXARRAY_LAST).contains(&tag)
-        {
-            self.next_tag()?;
-            return self.visit_tuple(start, Kind::Array.inline_len(tag), visitor);
-        }
-        // Anything else as a sequence: a longer array, bytes, an error.
-        self.deserialize_seq(visitor)
+        let tag = self.next_tag()?;
+        self.seq_tag::<true, V>(start, tag, visitor)
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(

@@ -48,9 +48,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
     /// item's fast path that missed.
     #[inline(never)]
     fn any_value<V: Visitor<'de>>(&mut self, visitor: V) -> Result<V::Value> {
-        let start = self.read.offset();
-        let tag = self.next_tag()?;
-        self.any_tag(start, tag, visitor)
+        de::Deserializer::deserialize_any(self, visitor)
     }
 }
 
