@@ -448,7 +448,7 @@ impl Encoder {
         self.strings.truncate(mark.strings, mark.string_text);
         self.shapes
             .truncate(mark.shapes, mark.shape_keys, mark.shape_text);
-        self.predictions = Predictions::new();
+        self.predictions.clear();
     }
 
     /// What the entries added since `mark` count against a session's

@@ -295,6 +295,12 @@ impl StringTable {
         self.slots = 0;
         self.full = false;
         self.max_dedup_strings = dedup::string_table_limit(max_dedup_strings);
+        self.forget_hints();
+    }
+
+    /// Clears every hint, keeping their storage: only the buckets written
+    /// since the last clear, or all of them once those outgrew `hinted`.
+    fn forget_hints(&mut self) {
         match &mut self.hinted {
             Some(hinted) => {
                 for &at in hinted.iter() {
@@ -329,8 +335,7 @@ impl StringTable {
         self.slots = slots;
         self.full = false;
         // Hints name slots and arena offsets that may be gone.
-        self.hints = Vec::new();
-        self.hinted = Some(Vec::new());
+        self.forget_hints();
     }
 }
 
