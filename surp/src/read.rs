@@ -22,9 +22,9 @@ pub struct Span {
 
 /// A string kept by [`Read::remember_str`] for deduplication references:
 /// where the input keeps it and its length in bytes. It is a handle, not
-/// a position in the input: a slice keeps an index into its kept strings,
-/// a reader an offset into the bytes it copied, and a session's input an
-/// offset into the copies its tables own.
+/// always a position in the input: a slice keeps the string's offset in
+/// the slice, a reader an offset into the bytes it copied, and a session's
+/// input an offset into the copies its tables own.
 #[doc(hidden)]
 #[derive(Clone, Copy, Debug)]
 pub struct Kept {
@@ -209,20 +209,16 @@ fn same_short(a: &[u8], b: &[u8]) -> bool {
 
 #[cfg(feature = "std")]
 mod io;
-mod pool;
 mod session;
 #[cfg(feature = "std")]
 pub use io::IoRead;
-pub(crate) use pool::MAX_KEPT_ENTRIES;
 pub(crate) use session::{OwnedStrings, SessionRead};
 
 /// Decoding input borrowed from a byte slice.
 pub struct SliceRead<'de> {
+    /// Never changes: a kept string is a range of it (see `recall_str`).
     data: &'de [u8],
     pos: usize,
-    /// Strings of the current deduplicated document kept for references,
-    /// validated once; a kept span's `start` indexes this.
-    kept: pool::KeptList<'de>,
 }
 
 impl<'de> SliceRead<'de> {
@@ -237,7 +233,6 @@ impl<'de> SliceRead<'de> {
         SliceRead {
             data,
             pos: pos.min(data.len()),
-            kept: pool::KeptList::default(),
         }
     }
 
@@ -422,22 +417,53 @@ impl<'de> Read<'de> for SliceRead<'de> {
         Some((u64::from_le_bytes(*word) << shift) >> shift)
     }
 
+    /// A slice keeps nothing: its kept string is the validated range of
+    /// the input itself, which `recall_str` takes again.
     #[inline]
     fn remember_str(&mut self, span: Span) -> Result<Kept> {
         let data: &'de [u8] = self.data;
-        let text = kept_utf8(&data[span.start..span.start + span.len], span.start)?;
-        let at = self.kept.push(text);
-        Ok(Kept { at, len: span.len })
+        kept_utf8(&data[span.start..span.start + span.len], span.start)?;
+        Ok(Kept {
+            at: span.start,
+            len: span.len,
+        })
     }
 
+    /// The range of the input that `remember_str` validated, as a string,
+    /// without validating it again.
+    ///
+    /// Validating again costs more than it saves on short strings; the
+    /// list of `&str` that this replaced cost a second random load per
+    /// reference and 16 bytes per kept string, and on a large deduplicated
+    /// document of records (100,000 users) it made decoding 1.28-1.36x
+    /// plain Surp's time, against 1.11-1.14x now (`docs/spec.md`, design
+    /// notes on the decoder's tables).
     #[inline]
+    #[allow(unsafe_code)]
     fn recall_str(&self, kept: Kept) -> Reference<'de, '_, str> {
-        Reference::Borrowed(self.kept[kept.at])
+        let data: &'de [u8] = self.data;
+        // Out of range only if `kept` came from another input: a panic,
+        // never a read outside the slice.
+        let bytes = &data[kept.at..kept.at + kept.len];
+        // Checked again in debug builds, but only when short: a document
+        // may reference one long string many times.
+        debug_assert!(
+            bytes.len() > 64 || core::str::from_utf8(bytes).is_ok(),
+            "a kept string is valid UTF-8"
+        );
+        // SAFETY: `bytes` is valid UTF-8. A slice decoder's tables hold only
+        // the handles its own `remember_str` returned (`de/dedup.rs`, the
+        // one caller that fills them from a reader; a session's tables,
+        // filled from elsewhere, are lent only to a `SessionRead`,
+        // `de/session.rs`), and `remember_str` returns a handle only for a
+        // range that `kept_utf8` accepted. `data` never changes after the
+        // reader is made, so that range is still the same bytes. Tests:
+        // `surp-dedup/tests/slice_recall.rs`.
+        Reference::Borrowed(unsafe { core::str::from_utf8_unchecked(bytes) })
     }
 
-    fn forget(&mut self) {
-        self.kept.clear();
-    }
+    /// Nothing to drop: a slice's kept strings are the input.
+    fn forget(&mut self) {}
 
     fn skip_probe(&mut self, _len: usize, probe: usize) -> Result<bool> {
         Ok(self.data.len() - self.pos > probe)

@@ -14,6 +14,10 @@ use crate::prelude::*;
 use crate::read::Kept;
 use crate::session::{shape_charge, string_charge};
 
+/// The most entries a table may have room for and still be kept for the
+/// next document ([`pool`]).
+const MAX_KEPT_ENTRIES: usize = 4096;
+
 /// A shape in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Shape {
@@ -103,10 +107,7 @@ impl Dictionary {
             self.shape_keys.capacity(),
             self.pending_keys.capacity(),
         ];
-        if capacities
-            .iter()
-            .any(|&c| c > crate::read::MAX_KEPT_ENTRIES)
-        {
+        if capacities.iter().any(|&c| c > MAX_KEPT_ENTRIES) {
             return None;
         }
         let mut storage = core::mem::take(self);
@@ -281,8 +282,8 @@ fn add_shape(
 }
 
 /// Storage that a thread's decoders pass on from one deduplicated document
-/// to the next: the string and shape tables (here), and the slice reader's
-/// list of kept strings (`read::pool`).
+/// to the next: the string and shape tables. (A slice reader keeps no
+/// strings of its own: its kept strings are ranges of the input.)
 ///
 /// A deduplicated document of a few kilobytes needs tables of a kilobyte
 /// or more. Allocated afresh for each document, they cost more than their
@@ -292,9 +293,9 @@ fn add_shape(
 /// next then allocates from the merged memory, slower than from the blocks
 /// it would have reused (measured in the spec's design notes).
 ///
-/// So ended tables and lists are kept, one of each per thread, emptied, and
+/// So ended tables are kept, one set per thread, emptied, and
 /// the next document takes them. Only storage of at most
-/// [`MAX_KEPT_ENTRIES`](crate::read::MAX_KEPT_ENTRIES) entries per list is kept, so a thread holds at most
+/// [`MAX_KEPT_ENTRIES`] entries per list is kept, so a thread holds at most
 /// a few hundred kilobytes after a large document. Nothing is kept across
 /// documents but capacity: every list is empty when it is taken. Without
 /// the `std` feature there are no thread locals, and every document
