@@ -16,7 +16,7 @@ use super::tables::Dictionary;
 use crate::error::{Error, ErrorKind, Result};
 #[allow(unused_imports)]
 use crate::prelude::*;
-use crate::read::{Read, SliceRead};
+use crate::read::{Read, SessionRead, SliceRead};
 use crate::wire::{self, Kind};
 
 /// An array or map a reader has opened: what a slice would have checked at
@@ -119,17 +119,6 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         self.claims.clear();
         self.doc_start = start;
         self.doc_root = start;
-    }
-
-    /// Starts a document at `start` whose root is at `root` and whose
-    /// tables are `dict` rather than empty ones (`docs/spec.md` section 9):
-    /// a session message or a dictionary document, whose prefix the caller
-    /// has read.
-    pub(super) fn begin_with_tables(&mut self, start: usize, root: usize, dict: Box<Dictionary>) {
-        self.reset_document(start);
-        self.plain_str_bound = 0;
-        self.dict = Some(dict);
-        self.doc_root = root;
     }
 
     fn begin_tables(&mut self) {
@@ -242,5 +231,21 @@ impl<'de> Deserializer<SliceRead<'de>> {
     pub(super) fn start_slice_document(&mut self) {
         let started = self.start_document();
         debug_assert!(started.is_ok(), "a slice never fails to peek");
+    }
+}
+
+/// Only a session's input starts with tables it did not fill: a slice
+/// decoder's tables must hold only handles from its own reader, which
+/// `SliceRead::recall_str` takes back without checking them.
+impl<'de, 'o> Deserializer<SessionRead<'de, 'o>> {
+    /// Starts a document at `start` whose root is at `root` and whose
+    /// tables are `dict` rather than empty ones (`docs/spec.md` section 9):
+    /// a session message or a dictionary document, whose prefix the caller
+    /// has read.
+    pub(super) fn begin_with_tables(&mut self, start: usize, root: usize, dict: Box<Dictionary>) {
+        self.reset_document(start);
+        self.plain_str_bound = 0;
+        self.dict = Some(dict);
+        self.doc_root = root;
     }
 }
