@@ -35,9 +35,12 @@ if [ "$(cargo fuzz --version 2>/dev/null || true)" != "cargo-fuzz $CARGO_FUZZ_VE
   cargo install --locked cargo-fuzz --version "$CARGO_FUZZ_VERSION"
 fi
 
-# Without a sanitizer: the crates are safe Rust (the one `unsafe` block,
-# ASCII-checked UTF-8, has its own test), and ASan would halve the
-# executions per second. Debug assertions, and so overflow checks, stay on.
+# Without a sanitizer: ASan would halve the executions per second. The
+# crates' few `unsafe` blocks (listed at the top of surp/src/lib.rs) have
+# their own tests, and the deduplicated-decoding targets that reach the
+# slice reader's unchecked recall were run under ASan when it was added
+# (`cargo +nightly fuzz run --sanitizer address <target>`). Debug
+# assertions, and so overflow checks and the recall's own checks, stay on.
 fuzz=(cargo +nightly fuzz)
 "${fuzz[@]}" build --sanitizer none
 
