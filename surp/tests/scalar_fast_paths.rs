@@ -1,6 +1,8 @@
 //! Scalars with fast paths. From a slice, a binary32 or binary64 value read
 //! as `f32` or `f64`, and an unsigned integer read as an array's item,
-//! whose bytes are all in the buffer take a short fast path; everything
+//! whose bytes are all in the buffer take a short fast path (and an
+//! unsigned integer read by `deserialize_any` takes one from any input);
+//! everything
 //! else (binary16, the other width, a negative or wide integer, the end of
 //! the input, another tag) takes the general one, and a reader always
 //! does. These tests check that both give the same values, bit for bit,
@@ -243,4 +245,70 @@ fn an_unsigned_item_out_of_range_is_the_same_error_as_from_a_reader() {
         "integer `1099511627776`",
         true,
     );
+}
+
+/// `deserialize_any` (every dynamic value: `surp::Value`, `serde_json::Value`)
+/// takes unsigned integers without the general dispatcher. Every width,
+/// in arrays, as map values and as the root, must decode as from a reader
+/// and as the general path's types read them.
+#[test]
+fn unsigned_integers_read_as_any_value_decode_as_from_a_reader() {
+    let wide = ints().wide;
+    let doc = (
+        wide.clone(),
+        std::collections::BTreeMap::from([("a", u64::MAX), ("b", 0), ("c", 300)]),
+    );
+    let bytes = surp::to_vec(&doc).unwrap();
+    let value: surp::Value = same_as_reader(&bytes).unwrap();
+    let json: serde_json::Value = same_as_reader(&bytes).unwrap();
+    assert_eq!(json, serde_json::json!(doc));
+    assert_eq!(value, surp::to_value(&doc).unwrap());
+    for &w in &wide {
+        let root: serde_json::Value = same_as_reader(&surp::to_vec(&w).unwrap()).unwrap();
+        assert_eq!(root, serde_json::json!(w));
+    }
+    every_truncation_fails_as_from_a_reader::<surp::Value>(&bytes);
+    every_truncation_fails_as_from_a_reader::<serde_json::Value>(&bytes);
+}
+
+/// An unsigned integer that must be even, read through `deserialize_any`.
+#[derive(Debug)]
+struct Even(u64);
+
+impl<'de> Deserialize<'de> for Even {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Even;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an even integer")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Even, E> {
+                if v % 2 == 0 {
+                    Ok(Even(v))
+                } else {
+                    Err(E::custom(format_args!("{v} is odd")))
+                }
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+#[test]
+fn a_visitor_error_on_an_any_unsigned_integer_is_placed_at_its_tag() {
+    // [2, 300, 7]: the third item's tag is at offset 5 (1 + 1 + 3).
+    let bytes = surp::to_vec(&[2u64, 300, 7]).unwrap();
+    let e = same_as_reader::<Vec<Even>>(&bytes).unwrap_err();
+    assert!(e.contains("7 is odd"), "{e}");
+    assert!(e.ends_with("(offset Some(5))"), "{e}");
+    // [4, 70001]: a four-byte integer at offset 2.
+    let bytes = surp::to_vec(&[4u64, 70_001]).unwrap();
+    let e = same_as_reader::<Vec<Even>>(&bytes).unwrap_err();
+    assert!(e.contains("70001 is odd"), "{e}");
+    assert!(e.ends_with("(offset Some(2))"), "{e}");
+    // A negative integer and a string take the general path; `Even` has no
+    // visitor for them.
+    let e = same_as_reader::<Vec<Even>>(&surp::to_vec(&[2i64, -2]).unwrap()).unwrap_err();
+    assert!(e.ends_with("(offset Some(2))"), "{e}");
 }

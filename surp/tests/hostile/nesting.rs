@@ -13,10 +13,10 @@ const MILLION: usize = 1_000_000;
 /// large enough for the default limit of 128.
 ///
 /// Measured (the smallest thread stack that decodes 128 levels, found by
-/// bisection): an optimised build needs at most 116 KiB (a `Value` of nested
-/// maps read from a reader, about 0.9 KiB per level), so release test runs
-/// hold the 256 KiB bar. An unoptimised build needs up to 450 KiB (about
-/// 3.5 KiB per level), so debug test runs get 1 MiB instead.
+/// bisection): an optimised build needs at most 128 KiB (a `Value` of nested
+/// maps, about 1 KiB per level), so release test runs hold the 256 KiB bar.
+/// An unoptimised build needs up to 790 KiB (about 6.2 KiB per level), so
+/// debug test runs get 1 MiB instead.
 /// `stack_use_per_level_fits_the_small_stack` prints the figures.
 const SMALL_STACK_KIB: usize = if cfg!(debug_assertions) { 1024 } else { 256 };
 
