@@ -284,7 +284,7 @@ impl<'de> Deserialize<'de> for Even {
                 f.write_str("an even integer")
             }
             fn visit_u64<E: de::Error>(self, v: u64) -> Result<Even, E> {
-                if v % 2 == 0 {
+                if v.is_multiple_of(2) {
                     Ok(Even(v))
                 } else {
                     Err(E::custom(format_args!("{v} is odd")))
@@ -297,6 +297,11 @@ impl<'de> Deserialize<'de> for Even {
 
 #[test]
 fn a_visitor_error_on_an_any_unsigned_integer_is_placed_at_its_tag() {
+    let even: Vec<Even> = same_as_reader(&surp::to_vec(&[2u64, 300, 70_000]).unwrap()).unwrap();
+    assert_eq!(
+        even.iter().map(|e| e.0).collect::<Vec<_>>(),
+        [2, 300, 70_000]
+    );
     // [2, 300, 7]: the third item's tag is at offset 5 (1 + 1 + 3).
     let bytes = surp::to_vec(&[2u64, 300, 7]).unwrap();
     let e = same_as_reader::<Vec<Even>>(&bytes).unwrap_err();
