@@ -53,12 +53,38 @@ impl<T: ?Sized> core::ops::Deref for Reference<'_, '_, T> {
 
 mod private {
     pub trait Sealed {}
+
+    /// A value only this crate can make: [`Read::recall_str`](super::Read::recall_str)
+    /// takes one, so no code outside the crate can call it. (The trait's
+    /// methods are public to any caller, sealed or not, and a slice's
+    /// `recall_str` trusts its handle: given one from another reader, safe
+    /// code could read outside the slice or make a `&str` of invalid UTF-8.)
+    #[derive(Clone, Copy)]
+    pub struct Recall(());
+
+    /// The crate's one [`Recall`].
+    pub(crate) const RECALL: Recall = Recall(());
 }
+
+pub(crate) use private::RECALL;
 
 /// An input the [`Deserializer`](crate::Deserializer) can decode from.
 ///
 /// This trait is sealed: it is implemented by [`SliceRead`] and [`IoRead`]
-/// only, and its methods are not part of the public API.
+/// only, and its methods are not part of the public API. The one whose
+/// misuse could break memory safety, taking back a string kept for
+/// deduplication references, cannot be called from outside the crate:
+///
+/// ```compile_fail,E0603
+/// use surp::read::{Read, SliceRead};
+///
+/// let mut a = SliceRead::new(b"abcdefgh");
+/// let span = a.fill(8).unwrap();
+/// let kept = a.remember_str(span).unwrap();
+/// let b = SliceRead::new(&[0xff]);
+/// // A handle from another reader: refused, as the token is private.
+/// let _ = b.recall_str(kept, surp::read::RECALL);
+/// ```
 pub trait Read<'de>: private::Sealed {
     /// Offset of the next unread byte.
     #[doc(hidden)]
@@ -157,9 +183,11 @@ pub trait Read<'de>: private::Sealed {
     #[doc(hidden)]
     fn remember_str(&mut self, span: Span) -> Result<Kept>;
 
-    /// A string kept by `remember_str`.
+    /// A string kept by this reader's `remember_str`. Only the crate can
+    /// call it (`private::Recall`): a slice takes the handle's range back
+    /// unchecked.
     #[doc(hidden)]
-    fn recall_str(&self, kept: Kept) -> Reference<'de, '_, str>;
+    fn recall_str(&self, kept: Kept, _: private::Recall) -> Reference<'de, '_, str>;
 
     /// Drops every string kept by `remember_str`: a document's tables end
     /// with it.
@@ -442,7 +470,7 @@ impl<'de> Read<'de> for SliceRead<'de> {
     /// decode 2-4% more instructions than the list did.
     #[inline]
     #[allow(unsafe_code)]
-    fn recall_str(&self, kept: Kept) -> Reference<'de, '_, str> {
+    fn recall_str(&self, kept: Kept, _: private::Recall) -> Reference<'de, '_, str> {
         let data: &'de [u8] = self.data;
         let range = kept.at..kept.at + kept.len;
         // Checked again in debug builds (the UTF-8 only when short: a
@@ -457,7 +485,9 @@ impl<'de> Read<'de> for SliceRead<'de> {
         // `remember_str` returned (`de/dedup.rs`, the one caller that fills
         // them from a reader; tables filled elsewhere, a session's, can be
         // lent only to a decoder over a `SessionRead`: `begin_with_tables`
-        // exists for no other input, `de/document.rs`), and
+        // exists for no other input, `de/document.rs`); no code outside the
+        // crate can call this (`private::Recall`), so none can hand it a
+        // handle from another reader; and
         // `remember_str` returns a handle only for a range of `data` that
         // `kept_utf8` accepted. `data` never changes after the reader is
         // made, so that range is still in it and still the same bytes.

@@ -598,7 +598,10 @@ pub(super) fn key_from_kept<'de, R: Read<'de>, K: DeserializeSeed<'de>>(
     kept: Kept,
     seed: K,
 ) -> Result<K::Value> {
-    let key = KeyStr::new(de.read.recall_str(kept), de.opts.max_depth);
+    let key = KeyStr::new(
+        de.read.recall_str(kept, crate::read::RECALL),
+        de.opts.max_depth,
+    );
     seed.deserialize(key).map_err(|e: Error| e.at(start))
 }
 

@@ -96,7 +96,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         // Kept strings were validated when kept: a reference costs O(1).
-        let result = self.read.recall_str(kept).visit(visitor);
+        let result = self
+            .read
+            .recall_str(kept, crate::read::RECALL)
+            .visit(visitor);
         result.map_err(|e: Error| e.at(start))
     }
 
@@ -120,7 +123,10 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         visitor: V,
     ) -> Result<V::Value> {
         let kept = self.str_ref(start, tag)?;
-        let result = self.read.recall_str(kept).visit_enum(visitor);
+        let result = self
+            .read
+            .recall_str(kept, crate::read::RECALL)
+            .visit_enum(visitor);
         result.map_err(|e: Error| e.at(start))
     }
 
@@ -317,7 +323,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         let keys = dict.shape_keys(index);
         let equal = keys.len() == fields.len()
             && keys.iter().zip(fields).all(|(&key, field)| {
-                let key: &str = match self.read.recall_str(key) {
+                let key: &str = match self.read.recall_str(key, crate::read::RECALL) {
                     Reference::Borrowed(s) => s,
                     Reference::Copied(s) => s,
                 };

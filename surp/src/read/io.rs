@@ -172,7 +172,7 @@ impl<'de, R: std::io::Read> Read<'de> for IoRead<R> {
         })
     }
 
-    fn recall_str(&self, kept: Kept) -> Reference<'de, '_, str> {
+    fn recall_str(&self, kept: Kept, _: private::Recall) -> Reference<'de, '_, str> {
         Reference::Copied(&self.kept[kept.at..kept.at + kept.len])
     }
 

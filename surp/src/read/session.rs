@@ -131,7 +131,7 @@ impl<'de> Read<'de> for SessionRead<'de, '_> {
     }
 
     #[inline]
-    fn recall_str(&self, kept: Kept) -> Reference<'de, '_, str> {
+    fn recall_str(&self, kept: Kept, _: private::Recall) -> Reference<'de, '_, str> {
         Reference::Copied(self.owned.get(kept))
     }
 
