@@ -86,9 +86,9 @@ fn encode_all<T: Serialize>(value: &T) -> [surp::Result<Vec<u8>>; 3] {
 
 /// See `SMALL_STACK_KIB` in `surp/tests/hostile/nesting.rs`. Decoding a
 /// deduplicated `Value` of nested maps at the depth limit takes more stack
-/// per level than a plain one: in an unoptimised build it needed just over
-/// 1 MiB (it passed with 1,100 KiB and overflowed 1,024 KiB), so debug test
-/// runs get 1.5 MiB here; the optimised build holds the 256 KiB bar.
+/// per level than a plain one, a little over 1 MiB in an unoptimised build,
+/// so debug test runs get 1.5 MiB here; the optimised build holds the
+/// 256 KiB bar.
 const SMALL_STACK_KIB: usize = if cfg!(debug_assertions) { 1536 } else { 256 };
 
 fn on_small_stack(f: impl FnOnce() + Send + 'static) {

@@ -59,7 +59,6 @@ mod private {
     /// methods are public to any caller, sealed or not, and a slice's
     /// `recall_str` trusts its handle: given one from another reader, safe
     /// code could read outside the slice or make a `&str` of invalid UTF-8.)
-    #[derive(Clone, Copy)]
     pub struct Recall(());
 
     /// The crate's one [`Recall`].
@@ -458,16 +457,11 @@ impl<'de> Read<'de> for SliceRead<'de> {
     }
 
     /// The range of the input that `remember_str` validated, as a string,
-    /// without validating it again.
-    ///
-    /// Validating again costs more than it saves on short strings; the
-    /// list of `&str` that this replaced cost a second random load per
-    /// reference and 16 bytes per kept string, and on a large deduplicated
-    /// document of records (100,000 users) it made decoding 1.29-1.30x
-    /// plain Surp's time in the harness, against 1.15-1.18x with this
-    /// (`docs/spec.md`, design notes). The range is not bounds-checked
-    /// either: the checks and their panic paths cost every deduplicated
-    /// decode 2-4% more instructions than the list did.
+    /// without validating it again or checking its bounds: a reference
+    /// then costs one table load, where a list of validated `&str` cost a
+    /// second dependent load per reference and memory per kept string, and
+    /// the checks' panic paths cost every deduplicated decode more
+    /// instructions (measured in `docs/spec.md`, design notes).
     #[inline]
     #[allow(unsafe_code)]
     fn recall_str(&self, kept: Kept, _: private::Recall) -> Reference<'de, '_, str> {
@@ -487,11 +481,10 @@ impl<'de> Read<'de> for SliceRead<'de> {
         // lent only to a decoder over a `SessionRead`: `begin_with_tables`
         // exists for no other input, `de/document.rs`); no code outside the
         // crate can call this (`private::Recall`), so none can hand it a
-        // handle from another reader; and
-        // `remember_str` returns a handle only for a range of `data` that
-        // `kept_utf8` accepted. `data` never changes after the reader is
-        // made, so that range is still in it and still the same bytes.
-        // Tests: `surp-dedup/tests/slice_recall.rs`.
+        // handle from another reader; and `remember_str` returns a handle
+        // only for a range of `data` that `kept_utf8` accepted. `data` never
+        // changes after the reader is made, so that range is still in it
+        // and still the same bytes. Tests: `surp-dedup/tests/slice_recall.rs`.
         Reference::Borrowed(unsafe { core::str::from_utf8_unchecked(data.get_unchecked(range)) })
     }
 

@@ -238,12 +238,11 @@ impl<'de, R: Read<'de>> de::Deserializer<'de> for &mut Deserializer<R> {
     type Error = Error;
 
     /// Unsigned integers are taken here; every other tag goes to
-    /// [`any_tag`](Deserializer::any_tag). Small enough that a dynamic
-    /// value's array and map loops inline it, so their most common scalar
-    /// reaches the visitor without a call (value-suite decode: 2-9% fewer
-    /// instructions, citm_catalog 0.99-1.00x MessagePack's time to 0.91x).
-    /// Adding `null`, booleans or binary64 to it, or forcing it inline,
-    /// stopped the inlining or lost the time (`docs/spec.md`, design notes).
+    /// [`any_tag`](Deserializer::any_tag). Kept this small so that a dynamic
+    /// value's array and map loops inline it, and their most common scalar
+    /// reaches the visitor without a call. Adding `null`, booleans or
+    /// binary64 to it, or forcing it inline, stopped the inlining or lost
+    /// the time (measured in `docs/spec.md`, design notes).
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         let start = self.read.offset();

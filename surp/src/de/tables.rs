@@ -16,7 +16,7 @@ use crate::session::{shape_charge, string_charge};
 
 /// The most entries a table may have room for and still be kept for the
 /// next document ([`pool`]).
-const MAX_KEPT_ENTRIES: usize = 4096;
+const MAX_POOLED_ENTRIES: usize = 4096;
 
 /// A shape in the table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -107,7 +107,7 @@ impl Dictionary {
             self.shape_keys.capacity(),
             self.pending_keys.capacity(),
         ];
-        if capacities.iter().any(|&c| c > MAX_KEPT_ENTRIES) {
+        if capacities.iter().any(|&c| c > MAX_POOLED_ENTRIES) {
             return None;
         }
         let mut storage = core::mem::take(self);
@@ -295,7 +295,7 @@ fn add_shape(
 ///
 /// So ended tables are kept, one set per thread, emptied, and
 /// the next document takes them. Only storage of at most
-/// [`MAX_KEPT_ENTRIES`] entries per list is kept, so a thread holds at most
+/// [`MAX_POOLED_ENTRIES`] entries per list is kept, so a thread holds at most
 /// a few hundred kilobytes after a large document. Nothing is kept across
 /// documents but capacity: every list is empty when it is taken. Without
 /// the `std` feature there are no thread locals, and every document
