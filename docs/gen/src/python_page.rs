@@ -1,11 +1,12 @@
 //! The page of a run's Python benchmark, beside the Rust run's page: its
 //! metadata, its chart (the committed SVG file itself), surp's ratios to
-//! msgpack and orjson, every row of `python_summary.csv`, the methodology
+//! msgpack, ormsgpack and orjson, every row of `python_summary.csv`, the methodology
 //! as `python_meta.json` records it, and how to reproduce the run. The
 //! parts every language's page has are [`crate::lang_page`]'s.
 
 use surp_bench::{Mode, Operation};
 
+use crate::front::and_list;
 use crate::lang_page::{
     Column, RunRows, SUBJECT, median, page_start, peers, push_chart, push_dataset_table,
     push_every_cell, push_methodology, push_run_table, ratio, reproduce, rows_sentence, size,
@@ -20,9 +21,10 @@ use crate::run::Run;
 pub const PYTHON_SETUP: &str = "surp-py/ci.sh";
 /// Where [`PYTHON_SETUP`] puts the venv, under the cargo target directory.
 const VENV_PYTHON: &str = "target/py-venv/bin/python";
-/// The formats surp is divided by in the ratio table: the fastest binary
-/// peer, and the fastest JSON library.
-const RATIO_BASES: [&str; 2] = ["msgpack", "orjson"];
+/// The formats surp is divided by in the ratio table: the reference
+/// MessagePack library, the fastest binary peer, and the fastest JSON
+/// library.
+const RATIO_BASES: [&str; 3] = ["msgpack", "ormsgpack", "orjson"];
 
 /// The Markdown page of `run`'s Python benchmark `py`.
 pub fn python_page(run: &Run, py: &PythonRun) -> String {
@@ -111,11 +113,7 @@ fn push_ratios(out: &mut String, py: &PythonRun) {
         "\n## `{SUBJECT}` against {}\n\nPer dataset, the median time and the size of `{SUBJECT}` \
          divided by those of each other format, from the table below. Below 1 `{SUBJECT}` is \
          faster or smaller.\n\n",
-        bases
-            .iter()
-            .map(|b| format!("`{b}`"))
-            .collect::<Vec<_>>()
-            .join(" and ")
+        and_list(&bases.iter().map(|b| format!("`{b}`")).collect::<Vec<_>>())
     ));
     let mut columns = Vec::new();
     for &b in &bases {
