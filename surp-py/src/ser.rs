@@ -350,6 +350,35 @@ impl<'a, 'py> Object<'a, 'py> {
         map.end()
     }
 
+    /// A dict subclass with an order of its own (see [`iterates_as_dict`]),
+    /// in the order of its `items()`, as `json` writes it. The entries are
+    /// taken first, as a list: Python code runs while they are read.
+    #[cold]
+    fn dict_items<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.enc.enter()?;
+        let entries = self
+            .obj
+            .call_method0("items")
+            .and_then(|items| items.try_iter())
+            .and_then(|items| {
+                items
+                    .map(|entry| {
+                        entry.and_then(|e| e.extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>())
+                    })
+                    .collect::<PyResult<Vec<_>>>()
+            })
+            .map_err(|e| self.enc.raise(e))?;
+        let mut map = s.serialize_map(Some(entries.len()))?;
+        for (key, value) in &entries {
+            map.serialize_key(&self.with(key))
+                .map_err(|e| self.enc.step(Step::Entry(repr(key)), true, e))?;
+            map.serialize_value(&self.with(value))
+                .map_err(|e| self.enc.step(Step::Entry(repr(key)), false, e))?;
+        }
+        self.enc.leave();
+        map.end()
+    }
+
     /// An object of a type Surp cannot write, given to `default=`: what it
     /// returns is encoded instead, one nesting level deeper; what it raises
     /// is raised by `dumps`.
@@ -385,7 +414,10 @@ impl<'a, 'py> Object<'a, 'py> {
             return s.serialize_bytes(&v.to_vec());
         }
         if let Ok(v) = obj.cast::<PyDict>() {
-            return self.dict(v, s);
+            if iterates_as_dict(obj) {
+                return self.dict(v, s);
+            }
+            return self.dict_items(s);
         }
         if let Ok(v) = obj.cast::<PyList>() {
             return self.list(v, s);
@@ -405,6 +437,49 @@ impl<'a, 'py> Object<'a, 'py> {
             None,
         ))
     }
+}
+
+/// Whether the dict (or subclass) `obj` iterates in the order of its
+/// storage, which `PyDict_Next` reads: its type keeps `dict`'s own
+/// iterator, as `defaultdict`, `Counter` and most subclasses do.
+/// `OrderedDict` does not (`move_to_end` reorders it without moving its
+/// storage), nor does a class with its own `__iter__`: those are written in
+/// the order of their `items()`, on both paths of `dumps`.
+fn iterates_as_dict(obj: &Bound<'_, PyAny>) -> bool {
+    // SAFETY: `obj` is live.
+    unsafe { keeps_dict_order(obj.as_ptr()) }
+}
+
+/// [`iterates_as_dict`] for a pointer, as the fast path of `dumps` holds
+/// its objects.
+///
+/// # Safety
+///
+/// `obj` is a live object.
+#[cfg(not(any(PyPy, GraalPy)))]
+pub(crate) unsafe fn keeps_dict_order(obj: *mut ffi::PyObject) -> bool {
+    // The slots hold the interpreter's C functions, and a subtype inherits
+    // `dict`'s by copying the pointer, so equal addresses mean the same
+    // iterator (the caveats of comparing Rust function pointers, merged or
+    // duplicated across codegen units, do not apply to them).
+    let iterator = |ty: *const ffi::PyTypeObject| {
+        // SAFETY: `ty` is a live type object; reading a slot runs no code.
+        unsafe { (*ty).tp_iter }.map(|f| f as usize)
+    };
+    // SAFETY: `obj` is live, so its type object is; `PyDict_Type` is the
+    // interpreter's static `dict` type.
+    unsafe { iterator(ffi::Py_TYPE(obj)) == iterator(std::ptr::addr_of!(ffi::PyDict_Type)) }
+}
+
+/// On PyPy and GraalPy, whose type objects pyo3 does not lay out, every
+/// dict subclass is written in the order of its `items()`.
+///
+/// # Safety
+///
+/// None; `unsafe` only to match the CPython version.
+#[cfg(any(PyPy, GraalPy))]
+unsafe fn keeps_dict_order(_obj: *mut ffi::PyObject) -> bool {
+    false
 }
 
 /// The next entry of `d` after `pos` (0 for the first), as new references.

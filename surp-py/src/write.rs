@@ -174,6 +174,12 @@ impl Writer<'_, '_> {
                 return self.bytes(obj);
             }
             if ffi::PyDict_Check(obj) != 0 {
+                // A subclass with an order of its own (`OrderedDict`) is
+                // written in the order of its `items()`, which only the
+                // serde path can call.
+                if !crate::ser::keeps_dict_order(obj) {
+                    return Err(Halt);
+                }
                 return self.dict(obj);
             }
             if ffi::PyList_Check(obj) != 0 {
@@ -471,6 +477,10 @@ class Real(float): pass
 class Text(str): pass
 class Blob(bytes): pass
 class Items(list): pass
+class Mapping(dict): pass
+class Reordered(dict):
+    def __iter__(self):
+        return reversed(list(super().__iter__()))
 Point = collections.namedtuple("Point", "x y")
 
 def nested(depth):
@@ -485,12 +495,13 @@ FAST = [
     0.5, -0.0, 0.1, 1.5, 65504.0, 1e300, float("nan"), float("inf"), float("-inf"),
     True, False, None, b"", b"\x00\x01", b"\xab" * 3000, [], (), {}, [1, [2, [3]]],
     (1, "two", 3.0), {"a": 1, 2: "b", (1, (2, 3)): None, b"k": 1.5, None: True, 0.5: [1]},
-    Colour.RED, Real(2.5), Text("sub"), Blob(b"sub"), collections.OrderedDict(a=1),
-    Items([1, 2]), Point(1, 2), nested(128),
+    Colour.RED, Real(2.5), Text("sub"), Blob(b"sub"), collections.defaultdict(int, a=1),
+    collections.Counter("abca"), Mapping({"m": 1}), Items([1, 2]), Point(1, 2), nested(128),
     [{"id": i, "name": "n" * (i % 70), "tags": ["a", "b"], "score": i / 7} for i in range(3000)],
 ]
 SLOW = [
     2**64, -2**63 - 1, bytearray(b"ab"), "\ud800", object(), [1, object()],
+    collections.OrderedDict(a=1), Reordered({"r": 1}),
     {"k": object()}, {object(): 1}, nested(129), [1, "\udfff"],
 ]
 "#;

@@ -119,6 +119,38 @@ def test_subclasses_are_written_as_their_base_type():
     notation.assert_same(roundtrip(obj), {"c": 1, "n": "ann", "p": [1, 2], "d": {}})
 
 
+def test_dict_subclasses_are_written_in_their_iteration_order():
+    # OrderedDict keeps its order apart from the dict's storage: after
+    # move_to_end the two differ, and dumps follows OrderedDict's, as json
+    # does (through items()).
+    od = collections.OrderedDict(a=1, b=2, c=3)
+    od.move_to_end("a")
+    od["d"] = 4
+    od.move_to_end("c", last=False)
+    assert list(od) == ["c", "b", "a", "d"]
+    for dedup in (False, True):
+        back = surp.loads(surp.dumps(od, dedup=dedup))
+        assert list(back.items()) == list(od.items())
+        # Nested, and beside other dicts on the fast path.
+        back = surp.loads(surp.dumps([{"x": od}, od, {"y": 1}], dedup=dedup))
+        assert list(back[0]["x"]) == list(back[1]) == ["c", "b", "a", "d"]
+    # Subclasses that keep dict's order stay on the fast path and keep it.
+    dd = collections.defaultdict(list, z=[1], y=[2])
+    assert list(surp.loads(surp.dumps(dd))) == ["z", "y"]
+    assert list(surp.loads(surp.dumps(collections.Counter("bba")))) == ["b", "a"]
+
+
+def test_a_dict_subclass_whose_items_fail_raises_their_error():
+    # As with default=, the exception of the Python code dumps called is
+    # raised as it is.
+    class Broken(collections.OrderedDict):
+        def items(self):
+            raise KeyError("no items today")
+
+    with pytest.raises(KeyError, match="no items today"):
+        surp.dumps({"k": Broken(a=1)})
+
+
 def test_repeated_keys_share_one_str_object_and_decode_equal():
     data = surp.dumps([{"name": i, "a_much_longer_key_" * 5: i} for i in range(3)])
     out = surp.loads(data)
