@@ -3,8 +3,10 @@
 //!
 //! - Each object is dispatched on its exact type, a pointer comparison
 //!   (`Py_TYPE(obj) == &PyUnicode_Type`, ...), most common types first;
-//!   subclasses of the supported types (`IntEnum`, `OrderedDict`, named
-//!   tuples) are written as their base type after a subtype check.
+//!   subclasses of the supported types (`IntEnum`, `defaultdict`, named
+//!   tuples) are written as their base type after a subtype check, except
+//!   a dict subclass with an order of its own (`OrderedDict`), which is
+//!   handed over.
 //! - Items are read as borrowed references, with no reference counting and
 //!   no iterator objects: lists and tuples by index, dicts with
 //!   `PyDict_Next`. A `str` is read from its UTF-8 form, which CPython keeps
