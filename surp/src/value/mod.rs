@@ -56,40 +56,68 @@ pub enum Value {
     Map(Vec<(Value, Value)>),
 }
 
-/// Dropping a value frees nested arrays and maps with an explicit stack
-/// instead of recursion, so a value nested a million levels deep (which
-/// can be built in memory, though no default limit lets it be decoded)
-/// drops without overflowing the thread's stack.
+/// Dropping a value frees nested arrays and maps depth first, recursing
+/// through at most [`DROP_RECURSION`] levels and handing anything deeper to
+/// an explicit stack, so a value nested a million levels deep (which can be
+/// built in memory, though no default limit lets it be decoded) drops
+/// without overflowing the thread's stack, and a shallow one drops in place,
+/// as a derived drop would, with nothing allocated and nothing moved.
 impl Drop for Value {
     fn drop(&mut self) {
-        fn nests(v: &Value) -> bool {
-            matches!(v, Value::Array(_) | Value::Map(_))
+        match self {
+            Value::Array(items) if !items.is_empty() => empty(self, 0),
+            Value::Map(entries) if !entries.is_empty() => empty(self, 0),
+            _ => {}
         }
-        // Values without nested containers drop as usual; only those with
-        // them hand their children to the stack.
-        let mut stack: Vec<Value> = match self {
-            Value::Array(items) if items.iter().any(nests) => core::mem::take(items),
-            Value::Map(entries) if entries.iter().any(|(k, v)| nests(k) || nests(v)) => {
-                core::mem::take(entries)
-                    .into_iter()
-                    .flat_map(|(k, v)| [k, v])
-                    .collect()
+    }
+}
+
+/// Levels of arrays and maps that [`Value`]'s drop frees by recursion.
+const DROP_RECURSION: usize = 64;
+
+/// Frees the arrays and maps inside `value`, found `depth` levels below the
+/// value being dropped, leaving it without children. Each child is emptied
+/// first, so the drop of `value`'s own items and entries stops at once.
+fn empty(value: &mut Value, depth: usize) {
+    if depth >= DROP_RECURSION {
+        return empty_iteratively(value);
+    }
+    match value {
+        Value::Array(items) => {
+            for item in items.iter_mut() {
+                empty(item, depth + 1);
             }
-            _ => return,
-        };
-        while let Some(mut value) = stack.pop() {
-            match &mut value {
-                Value::Array(items) => stack.append(items),
-                Value::Map(entries) => {
-                    for (k, v) in entries.drain(..) {
-                        stack.push(k);
-                        stack.push(v);
-                    }
-                }
-                _ => {}
-            }
-            // `value` is now empty of children: its own drop stops at once.
+            drop(core::mem::take(items));
         }
+        Value::Map(entries) => {
+            for (key, item) in entries.iter_mut() {
+                empty(key, depth + 1);
+                empty(item, depth + 1);
+            }
+            drop(core::mem::take(entries));
+        }
+        _ => {}
+    }
+}
+
+/// [`empty`] with an explicit stack, for values nested too deep to recurse.
+#[cold]
+fn empty_iteratively(value: &mut Value) {
+    let mut stack: Vec<Value> = Vec::new();
+    let take_children = |value: &mut Value, stack: &mut Vec<Value>| match value {
+        Value::Array(items) => stack.append(items),
+        Value::Map(entries) => {
+            for (key, item) in entries.drain(..) {
+                stack.push(key);
+                stack.push(item);
+            }
+        }
+        _ => {}
+    };
+    take_children(value, &mut stack);
+    while let Some(mut value) = stack.pop() {
+        take_children(&mut value, &mut stack);
+        // `value` is now without children: its own drop stops at once.
     }
 }
 
