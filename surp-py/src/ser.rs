@@ -352,22 +352,35 @@ impl<'a, 'py> Object<'a, 'py> {
 
     /// A dict subclass with an order of its own (see [`iterates_as_dict`]),
     /// in the order of its `items()`, as `json` writes it. The entries are
-    /// taken first, as a list: Python code runs while they are read.
+    /// taken first, as a list, since Python code runs while they are read:
+    /// what `default=` does to the dict afterwards is not seen (a plain
+    /// dict that changes size is an error instead).
     #[cold]
     fn dict_items<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.enc.enter()?;
-        let entries = self
+        let items = self
             .obj
             .call_method0("items")
-            .and_then(|items| items.try_iter())
-            .and_then(|items| {
-                items
-                    .map(|entry| {
-                        entry.and_then(|e| e.extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>())
-                    })
-                    .collect::<PyResult<Vec<_>>>()
-            })
+            .and_then(|items| items.try_iter().map(|i| i.collect::<PyResult<Vec<_>>>()))
+            .map_err(|e| self.enc.raise(e))?
             .map_err(|e| self.enc.raise(e))?;
+        let mut entries = Vec::with_capacity(items.len());
+        for item in items {
+            let entry = item
+                .extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>()
+                .map_err(|e| {
+                    let type_name = self
+                        .obj
+                        .get_type()
+                        .name()
+                        .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+                    self.enc.fail(
+                        format!("items() of a '{type_name}' must give (key, value) pairs"),
+                        Some(e),
+                    )
+                })?;
+            entries.push(entry);
+        }
         let mut map = s.serialize_map(Some(entries.len()))?;
         for (key, value) in &entries {
             map.serialize_key(&self.with(key))
@@ -444,7 +457,9 @@ impl<'a, 'py> Object<'a, 'py> {
 /// iterator, as `defaultdict`, `Counter` and most subclasses do.
 /// `OrderedDict` does not (`move_to_end` reorders it without moving its
 /// storage), nor does a class with its own `__iter__`: those are written in
-/// the order of their `items()`, on both paths of `dumps`.
+/// the order of their `items()`, on both paths of `dumps`. (The test is the
+/// iterator, which the fast path can read without running Python code: a
+/// class that overrides `items()` alone is still read as a dict.)
 fn iterates_as_dict(obj: &Bound<'_, PyAny>) -> bool {
     // SAFETY: `obj` is live.
     unsafe { keeps_dict_order(obj.as_ptr()) }
@@ -471,8 +486,9 @@ pub(crate) unsafe fn keeps_dict_order(obj: *mut ffi::PyObject) -> bool {
     unsafe { iterator(ffi::Py_TYPE(obj)) == iterator(std::ptr::addr_of!(ffi::PyDict_Type)) }
 }
 
-/// On PyPy and GraalPy, whose type objects pyo3 does not lay out, every
-/// dict subclass is written in the order of its `items()`.
+/// On PyPy and GraalPy, where type slots are filled by their C API layers
+/// and may not point at one shared `dict` iterator, every dict subclass is
+/// written in the order of its `items()`, which is always right.
 ///
 /// # Safety
 ///

@@ -25,8 +25,10 @@
 //! unwinds.
 //!
 //! Anything else stops the walk with [`Stop::Slow`]: an object of another
-//! type (which goes to `default=` or is an error), a str that is not valid
-//! Unicode, an int wider than 64 bits, nesting past the limit. The caller
+//! type (which goes to `default=` or is an error), a dict subclass with an
+//! order of its own (`OrderedDict`, whose `items()` only Python can call), a
+//! str that is not valid Unicode, an int wider than 64 bits, nesting past
+//! the limit. The caller
 //! then encodes the whole object again with the serde path, which calls
 //! `default=`, reports errors with their path and cause, and holds strong
 //! references because Python code may run. A `MemoryError` from growing the

@@ -151,6 +151,16 @@ def test_a_dict_subclass_whose_items_fail_raises_their_error():
         surp.dumps({"k": Broken(a=1)})
 
 
+def test_a_dict_subclass_whose_items_are_not_pairs_is_an_encode_error():
+    class Triples(collections.OrderedDict):
+        def items(self):
+            return [("a", 1, 2)]
+
+    with pytest.raises(surp.EncodeError, match=r"items\(\) of a 'Triples' must give \(key, value\) pairs") as info:
+        surp.dumps({"k": [Triples(a=1)]})
+    assert info.value.path == "$['k'][0]"
+
+
 def test_repeated_keys_share_one_str_object_and_decode_equal():
     data = surp.dumps([{"name": i, "a_much_longer_key_" * 5: i} for i in range(3)])
     out = surp.loads(data)

@@ -208,6 +208,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(target_pointer_width = "64")]
     fn an_integer_takes_three_words() {
         assert_eq!(core::mem::size_of::<Integer>(), 24);
         assert_eq!(core::mem::align_of::<Integer>(), 8);
