@@ -98,3 +98,11 @@ fn kind_name(kind: &ErrorKind) -> &'static str {
         _ => "Other",
     }
 }
+
+/// The name of `obj`'s type, for an error message (`?` if asking for it
+/// fails).
+pub(crate) fn type_name(obj: &Bound<'_, PyAny>) -> String {
+    obj.get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |n| n.to_string())
+}

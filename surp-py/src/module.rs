@@ -9,7 +9,7 @@ use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
-use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error};
+use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error, type_name};
 use crate::{de, output, ser};
 
 /// Encodes `obj` as a Surp document.
@@ -106,12 +106,9 @@ fn decode<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
     // Other buffers are mutable: a finalizer run by the garbage collector
     // while objects are built could change them, so decode a copy.
     let buffer = pyo3::buffer::PyBuffer::<u8>::get(data).map_err(|_| {
-        let type_name = data
-            .get_type()
-            .name()
-            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
         PyTypeError::new_err(format!(
-            "loads() takes bytes, bytearray or memoryview, not '{type_name}'"
+            "loads() takes bytes, bytearray or memoryview, not '{}'",
+            type_name(data)
         ))
     })?;
     // Reserved fallibly: a copy that does not fit in memory is a MemoryError

@@ -36,7 +36,7 @@ use pyo3::types::{
 };
 use serde::ser::{self, Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::error::encode_error;
+use crate::error::{encode_error, type_name};
 
 /// The deepest nesting of lists, tuples and dicts that is encoded: the
 /// decoder's default limit, so everything `dumps` writes, `loads` reads.
@@ -338,16 +338,27 @@ impl<'a, 'py> Object<'a, 'py> {
             let Some((key, value)) = entry else {
                 return Err(self.enc.changed_size("dict"));
             };
-            map.serialize_key(&self.with(&key))
-                .map_err(|e| self.enc.step(Step::Entry(repr(&key)), true, e))?;
-            map.serialize_value(&self.with(&value))
-                .map_err(|e| self.enc.step(Step::Entry(repr(&key)), false, e))?;
+            self.entry(&mut map, &key, &value)?;
         }
         if d.len() != len {
             return Err(self.enc.changed_size("dict"));
         }
         self.enc.leave();
         map.end()
+    }
+
+    /// One map entry, with the key as the path's step of an error in it.
+    #[inline]
+    fn entry<M: SerializeMap>(
+        &self,
+        map: &mut M,
+        key: &Bound<'py, PyAny>,
+        value: &Bound<'py, PyAny>,
+    ) -> Result<(), M::Error> {
+        map.serialize_key(&self.with(key))
+            .map_err(|e| self.enc.step(Step::Entry(repr(key)), true, e))?;
+        map.serialize_value(&self.with(value))
+            .map_err(|e| self.enc.step(Step::Entry(repr(key)), false, e))
     }
 
     /// A dict subclass with an order of its own (see [`iterates_as_dict`]),
@@ -369,13 +380,11 @@ impl<'a, 'py> Object<'a, 'py> {
             let entry = item
                 .extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>()
                 .map_err(|e| {
-                    let type_name = self
-                        .obj
-                        .get_type()
-                        .name()
-                        .map_or_else(|_| "?".to_owned(), |n| n.to_string());
                     self.enc.fail(
-                        format!("items() of a '{type_name}' must give (key, value) pairs"),
+                        format!(
+                            "items() of a '{}' must give (key, value) pairs",
+                            type_name(self.obj)
+                        ),
                         Some(e),
                     )
                 })?;
@@ -383,10 +392,7 @@ impl<'a, 'py> Object<'a, 'py> {
         }
         let mut map = s.serialize_map(Some(entries.len()))?;
         for (key, value) in &entries {
-            map.serialize_key(&self.with(key))
-                .map_err(|e| self.enc.step(Step::Entry(repr(key)), true, e))?;
-            map.serialize_value(&self.with(value))
-                .map_err(|e| self.enc.step(Step::Entry(repr(key)), false, e))?;
+            self.entry(&mut map, key, value)?;
         }
         self.enc.leave();
         map.end()
@@ -441,12 +447,8 @@ impl<'a, 'py> Object<'a, 'py> {
         if let Some(default) = &self.enc.default {
             return self.default(default, s);
         }
-        let type_name = obj
-            .get_type()
-            .name()
-            .map_or_else(|_| "?".to_owned(), |n| n.to_string());
         Err(self.enc.fail(
-            format!("cannot encode an object of type '{type_name}'"),
+            format!("cannot encode an object of type '{}'", type_name(obj)),
             None,
         ))
     }
