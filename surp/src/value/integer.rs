@@ -20,10 +20,10 @@ pub struct Integer(Repr);
 /// values sort before non-negative ones, and within each variant the halves
 /// compare as the whole number does, so the derived order is numeric order.
 ///
-/// Halves rather than an `i128` or `u128`, which are aligned to 16 bytes:
-/// with them an `Integer` took 32 bytes and a [`Value`](crate::Value) 48,
-/// where halves make them 24 and 32, a third less for every array item
-/// and map entry of a decoded value.
+/// Halves rather than an `i128` or `u128`: those are aligned to 16 bytes,
+/// which pads an `Integer` and every [`Value`](crate::Value) around it;
+/// halves keep both at 8-byte alignment, so every array item and map entry
+/// of a decoded value is smaller (a test holds `Integer`'s size).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 enum Repr {
     /// Always below zero: the two's complement halves of an `i128`.
