@@ -197,6 +197,27 @@ test("floats keep their bits with wrapFloats", () => {
   assert.equal(decode(bytes("ec003c")), 1);
 });
 
+test("binary64 reads the same with and without wrapFloats", () => {
+  // `read` takes binary64 itself unless wrapFloats is on, which goes the
+  // general way: both must agree on values, NaNs and truncation.
+  const doc = encode([1.1, -0, Infinity, Float.fromBits(0x7ff0000000000001n)]);
+  const plain = decode(doc);
+  const wrapped = decode(doc, { wrapFloats: true });
+  assert.deepEqual(plain.slice(0, 3), [1.1, -0, Infinity]);
+  assert.ok(Object.is(plain[1], -0));
+  assert.ok(Number.isNaN(plain[3]));
+  assert.deepEqual(
+    wrapped.map((f) => f.bits),
+    plain.slice(0, 3).map((x) => new Float(x).bits).concat([0x7ff0000000000001n]),
+  );
+  for (let len = 1; len < 9; len++) {
+    const cut = bytes("a1ee" + "00".repeat(len - 1));
+    for (const options of [undefined, { wrapFloats: true }]) {
+      throwsSurp(() => decode(cut, options), "UnexpectedEof", cut.length);
+    }
+  }
+});
+
 test("the encoder refuses to nest past its depth limit, cycles included", () => {
   let deep = 0;
   for (let i = 0; i < 128; i++) deep = [deep];
