@@ -33,7 +33,7 @@ import {
   type DecodeOptions,
 } from "./options.js";
 import * as tag from "./tag.js";
-import { MAX_RECORD_NODES, RecordNode, type ValueReader, recordFn, shapeFn } from "./records.js";
+import { type KeyBytes, MAX_RECORD_NODES, RecordNode, type ValueReader, recordFn, shapeFn } from "./records.js";
 import { readUtf8 } from "./utf8.js";
 import { Entries } from "./value.js";
 
@@ -129,8 +129,8 @@ export class Decoder {
   private readonly keyCache: (string | undefined)[] = new Array(KEY_CACHE_SIZE);
   private readonly keyCacheBytes = new Uint8Array(KEY_CACHE_SIZE * CACHED_KEY_MAX);
   private readonly keyCacheLens = new Uint8Array(KEY_CACHE_SIZE);
-  /** The first key of the last map read at each depth (a sparse array, bounded by `maxDepth`). */
-  private readonly firstKeys: (string | undefined)[] = [];
+  /** The record node of the first key of the last map read at each depth (a sparse array, bounded by `maxDepth`). */
+  private readonly firstNodes: (RecordNode | undefined)[] = [];
 
   constructor(options: DecodeOptions = {}) {
     this.maxDepth = options.maxDepth ?? DEFAULT_MAX_DEPTH;
@@ -562,18 +562,23 @@ export class Decoder {
     let node: RecordNode | undefined = predict ? this.records : undefined;
     for (let i = 0; i < n; i++) {
       const k = this.pos;
-      const likely = node === undefined ? undefined : i === 0 ? this.firstKeys[depth] : node.likelyKey;
+      const likely = node === undefined ? undefined : i === 0 ? this.firstNodes[depth] : node.likelyNode;
+      const bytes = likely === undefined ? null : likely.keyBytes();
       let key: unknown;
-      if (likely !== undefined && this.isNextKey(likely)) {
-        key = likely;
+      if (bytes !== null && this.isNextKey(bytes)) {
+        key = likely!.key;
+        node = likely;
       } else {
         key = this.mapKey(depth);
-        if (i === 0 && predict && typeof key === "string") this.firstKeys[depth] = key;
+        // On a miss the trie may still know the key: a record type with
+        // an optional field, or another type at this depth. Keys that are
+        // data (identifiers) end the predictions at the first that it does
+        // not know.
+        if (node !== undefined) {
+          node = typeof key === "string" ? node.child(key) : undefined;
+          if (i === 0 && node !== undefined) this.firstNodes[depth] = node;
+        }
       }
-      // On a miss the trie may still know the key: a record type with an
-      // optional field, or another type at this depth. Keys that are data
-      // (identifiers) end the predictions at the first that it does not know.
-      if (node !== undefined) node = typeof key === "string" ? node.child(key) : undefined;
       if (this.stringTag) {
         keyBytes += this.pos - k;
         charge += this.strLen + 2;
@@ -602,7 +607,8 @@ export class Decoder {
         this.shapeCharges.push(charge);
       }
     }
-    const value = staged ? this.record(base) : m !== null ? m : new Entries(e!);
+    // After keys that the trie knows, `node` is their record node.
+    const value = staged ? this.record(base, node) : m !== null ? m : new Entries(e!);
     this.keyTop = base;
     return value;
   }
@@ -612,11 +618,11 @@ export class Decoder {
    * key sequence's function if it has one (records.ts), else property by
    * property; its second use gives the sequence a function.
    */
-  private record(base: number): Record<string, unknown> {
+  private record(base: number, known: RecordNode | undefined): Record<string, unknown> {
     const keys = this.keyStack;
     const values = this.valueStack;
     const top = this.keyTop;
-    const node = this.recordNode(keys, base, top);
+    const node = known ?? this.recordNode(keys, base, top);
     if (node !== null && node.fn !== null) return node.fn(values, base);
     const o: Record<string, unknown> = {};
     for (let i = base; i < top; i++) setProperty(o, keys[i], values[i]);
@@ -670,19 +676,27 @@ export class Decoder {
   }
 
   /**
-   * Whether the next map key is a fixstr holding the ASCII string `s`;
-   * if so it is read.
+   * Whether the next map key is the fixstr `key`, compared four bytes at a
+   * time; if so it is read.
    */
-  private isNextKey(s: string): boolean {
+  private isNextKey(key: KeyBytes): boolean {
     const p = this.pos;
-    const len = s.length;
+    const len = key.len;
     const src = this.src;
-    if (len > 31 || p + len >= this.end || src[p] !== tag.FIXSTR + len) return false;
-    for (let i = 0; i < len; i++) {
-      const b = src[p + 1 + i];
-      if (b !== s.charCodeAt(i) || b >= 0x80) return false;
+    if (p + len >= this.end || src[p] !== tag.FIXSTR + len) return false;
+    const q = p + 1;
+    if (len < 4) {
+      let x = 0;
+      for (let j = len - 1; j >= 0; j--) x = (x << 8) | src[q + j];
+      if (x !== key.small) return false;
+    } else {
+      const view = this.view;
+      const words = key.words;
+      const last = words.length - 1;
+      for (let j = 0; j < last; j++) if (view.getInt32(q + 4 * j, true) !== words[j]) return false;
+      if (view.getInt32(q + len - 4, true) !== words[last]) return false;
     }
-    this.pos = p + 1 + len;
+    this.pos = q + len;
     this.strLen = len;
     this.stringTag = true;
     return true;

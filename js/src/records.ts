@@ -19,6 +19,7 @@
  */
 
 import { KeyTrie } from "./trie.js";
+import { writeUtf8 } from "./utf8.js";
 
 /** Builds a record from values read: `values[base + i]` is the value of key `i`. */
 export type RecordFn = (values: unknown[], base: number) => Record<string, unknown>;
@@ -38,8 +39,48 @@ export type ShapeFn = (reader: ValueReader, depth: number) => Record<string, unk
 /** The most trie nodes a decoder keeps: past it, new key sequences get no function. */
 export const MAX_RECORD_NODES = 4096;
 
+/**
+ * A key as a map holds it, a fixstr, to compare with the input four bytes
+ * at a time rather than character by character: the decoder checks its
+ * predicted keys this way (section "Records" of decode.ts).
+ */
+export class KeyBytes {
+  /**
+   * `len` is the UTF-8 length (at most 31). With four bytes or more,
+   * `words` holds the bytes as little-endian 32-bit words, the last word
+   * being the last four bytes (overlapping the one before when the length
+   * is not a multiple of four); with fewer, `small` holds them.
+   */
+  private constructor(
+    readonly len: number,
+    readonly words: Int32Array,
+    readonly small: number,
+  ) {}
+
+  /** The key's bytes, or null when it is too long for a fixstr. */
+  static of(key: string): KeyBytes | null {
+    // A key has at most 31 bytes, 3 per UTF-16 unit: 93 is room enough.
+    if (key.length > FIXSTR_MAX) return null;
+    const buf = new Uint8Array(3 * FIXSTR_MAX);
+    const len = writeUtf8(key, buf, 0);
+    if (len > FIXSTR_MAX) return null;
+    const view = new DataView(buf.buffer);
+    if (len < 4) return new KeyBytes(len, EMPTY_WORDS, buf[0] | (buf[1] << 8) | (buf[2] << 16));
+    const words = new Int32Array((len + 3) >> 2);
+    const last = words.length - 1;
+    for (let j = 0; j < last; j++) words[j] = view.getInt32(4 * j, true);
+    words[last] = view.getInt32(len - 4, true);
+    return new KeyBytes(len, words, 0);
+  }
+}
+
+const FIXSTR_MAX = 31;
+const EMPTY_WORDS = new Int32Array(0);
+
 /** A key sequence of the objects a decoder has read: how often, and its function once it has one. */
 export class RecordNode extends KeyTrie {
+  /** The bytes of `key`, made when first predicted; null when it cannot be predicted. */
+  private bytes: KeyBytes | null | undefined = undefined;
   uses = 0;
   fn: RecordFn | null = null;
   /**
@@ -48,8 +89,20 @@ export class RecordNode extends KeyTrie {
    */
   shapeFn: ShapeFn | null | undefined = undefined;
 
-  protected make(): this {
-    return new RecordNode() as this;
+  /** `key` is the last key of the sequence ("" at the root). */
+  constructor(readonly key: string = "") {
+    super();
+  }
+
+  /** The bytes of this node's key, to predict it; null for a key too long for a fixstr. */
+  keyBytes(): KeyBytes | null {
+    let bytes = this.bytes;
+    if (bytes === undefined) bytes = this.bytes = KeyBytes.of(this.key);
+    return bytes;
+  }
+
+  protected make(key: string): this {
+    return new RecordNode(key) as this;
   }
 }
 

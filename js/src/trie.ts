@@ -17,12 +17,12 @@ export abstract class KeyTrie {
   /** The nodes of the other sequences one key longer. */
   private next: Map<string, this> | undefined = undefined;
 
-  /** A new node of the same kind. */
-  protected abstract make(): this;
+  /** A new node of the same kind, for these keys followed by `key`. */
+  protected abstract make(key: string): this;
 
-  /** The key that most likely comes next: the first one seen after these keys. */
-  get likelyKey(): string | undefined {
-    return this.firstKey;
+  /** The node of the key that most likely comes next: the first one seen after these keys. */
+  get likelyNode(): this | undefined {
+    return this.first;
   }
 
   /** The node for these keys followed by `key`, if any. */
@@ -35,7 +35,7 @@ export abstract class KeyTrie {
   childOrNew(key: string): this {
     let node = this.child(key);
     if (node !== undefined) return node;
-    node = this.make();
+    node = this.make(key);
     if (this.first === undefined) {
       this.firstKey = key;
       this.first = node;

@@ -388,3 +388,32 @@ test("predicted keys: a key that only looks like the predicted one is read as it
   const doc = bytes("a2b182c3a901b181e901");
   throwsSurp(() => decoder.decode(doc), "InvalidUtf8", 8);
 });
+
+test("predicted keys of every length are compared in every byte", () => {
+  // A predicted key is compared four bytes at a time, the last four
+  // overlapping: a key that differs from it in any one byte, at any length
+  // a fixstr holds, must be read as itself.
+  const decoder = new Decoder();
+  for (const unit of ["k", "é", "€"]) {
+    const width = new TextEncoder().encode(unit).length;
+    for (let len = 0; len * width <= 31; len++) {
+      const key = unit.repeat(len);
+      const size = len * width;
+      for (let at = 0; at < size; at++) {
+        // The same key with byte `at` changed, kept valid UTF-8 by
+        // changing an ASCII byte to another and a continuation byte to
+        // another continuation byte.
+        const other = new TextEncoder().encode(key);
+        other[at] = other[at] < 0x80 ? other[at] ^ 1 : other[at] === 0xbf ? 0xbe : other[at] + 1;
+        const twin = new TextDecoder("utf-8", { fatal: true }).decode(other);
+        const records = [{ [key]: 1, z: 0 }, { [key]: 2, z: 0 }, { [twin]: 3, z: 0 }, { [key]: 4, z: 0 }];
+        const back = decoder.decode(encode(records));
+        assert.deepEqual(back, records, `key of ${size} bytes, byte ${at} changed`);
+        assert.deepEqual(Object.keys(back[2]), [twin, "z"]);
+      }
+      // And the key itself, predicted from the second object on.
+      const same = [1, 2, 3].map((v) => ({ [key]: v }));
+      assert.deepEqual(decoder.decode(encode(same)), same);
+    }
+  }
+});
