@@ -527,8 +527,46 @@ export class Decoder {
         return a;
       }
     }
-    const a = [];
-    for (let i = 0; i < n; i++) a.push(this.read(d));
+    // Longer ones by `new Array(n)` too, not by pushes onto `[]`: pushes
+    // grow the array a step at a time, and in a process that held other
+    // codecs' values V8 often pretenured the `[]` site, so that canada's
+    // rings were made in old space and kept their young pairs alive through
+    // scavenges. `n` is at most the bytes left (count() checked it).
+    const first = this.src[this.pos];
+    if (first >= tag.F16 && first <= tag.F64 && !this.wrapFloats) return this.floats(n, d);
+    const a = new Array(n);
+    for (let i = 0; i < n; i++) a[i] = this.read(d);
+    return a;
+  }
+
+  /**
+   * An array whose first item is a float (samples, vectors, series): each
+   * float read here, not through `read`, and stored from an allocation site
+   * of its own, whose arrays V8 soon makes with unboxed doubles, so no
+   * float is a heap object of its own. Any other item is read by `read`
+   * (which leaves the array an ordinary one).
+   */
+  private floats(n: number, d: number): unknown[] {
+    const a = new Array(n);
+    const src = this.src;
+    const view = this.view;
+    const end = this.end;
+    for (let i = 0; i < n; i++) {
+      const p = this.pos;
+      const t = src[p];
+      if (t === tag.F64 && p + 9 <= end) {
+        a[i] = view.getFloat64(p + 1, true);
+        this.pos = p + 9;
+      } else if (t === tag.F32 && p + 5 <= end) {
+        a[i] = view.getFloat32(p + 1, true);
+        this.pos = p + 5;
+      } else if (t === tag.F16 && p + 3 <= end) {
+        a[i] = f16ToNumber(src[p + 1] | (src[p + 2] << 8));
+        this.pos = p + 3;
+      } else {
+        a[i] = this.read(d);
+      }
+    }
     return a;
   }
 

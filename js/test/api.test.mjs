@@ -218,6 +218,58 @@ test("binary64 reads the same with and without wrapFloats", () => {
   }
 });
 
+test("arrays that start with a float read every item, and fail where the general path fails", () => {
+  // An array whose first item is a float is read by a loop of its own
+  // (decode.ts, floats), which wrapFloats turns off: both must agree.
+  const items = [1.5, 0.1, -0, Infinity, NaN, 65504, 3.4028234663852886e38, 2, -7, "x", 1n << 70n, [0.5, 1], { a: 0.25 }, null, 1e-300];
+  for (let n = 5; n <= items.length; n++) {
+    const doc = encode(items.slice(0, n));
+    const plain = decode(doc);
+    const unwrap = (x) =>
+      x instanceof Float
+        ? x.value
+        : Array.isArray(x)
+          ? x.map(unwrap)
+          : x !== null && typeof x === "object"
+            ? Object.fromEntries(Object.entries(x).map(([k, v]) => [k, unwrap(v)]))
+            : x;
+    const wrapped = unwrap(decode(doc, { wrapFloats: true }));
+    assert.deepEqual(plain, wrapped);
+    assert.deepEqual(plain, items.slice(0, n));
+    assert.ok(Object.is(plain[2], -0));
+    for (let cut = 1; cut < doc.length; cut++) {
+      const part = doc.subarray(0, cut);
+      let general;
+      try {
+        decode(part, { wrapFloats: true });
+      } catch (e) {
+        general = e;
+      }
+      assert.ok(general instanceof SurpError);
+      throwsSurp(() => decode(part), general.kind, general.offset);
+    }
+  }
+  // Every width of float, as the encoder narrows them.
+  const widths = [1, 1.5, 0.1, 1e300, 0.3333333432674408, -2.5, 1e-7];
+  const doc = encode(widths);
+  assert.deepEqual([...new Set(Array.from(doc.subarray(1)).filter((b) => b >= 0xec && b <= 0xee))].length > 1, true);
+  assert.deepEqual(decode(doc), widths);
+});
+
+test("records are plain objects, however often their keys were seen", () => {
+  const records = Array.from({ length: 6 }, (_, i) => ({ id: i, name: `n${i}`, tags: ["a"], at: 0.5 * i }));
+  for (const options of [undefined, { dedup: true }]) {
+    const back = decode(encode(records, options));
+    assert.deepEqual(back, records);
+    for (const o of back) {
+      assert.equal(Object.getPrototypeOf(o), Object.prototype);
+      assert.equal(o.constructor, Object);
+      assert.deepEqual(Object.getOwnPropertyNames(o), ["id", "name", "tags", "at"]);
+      assert.deepEqual(structuredClone(o), o);
+    }
+  }
+});
+
 test("the encoder refuses to nest past its depth limit, cycles included", () => {
   let deep = 0;
   for (let i = 0; i < 128; i++) deep = [deep];
