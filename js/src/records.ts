@@ -1,7 +1,7 @@
 /**
  * Records: plain objects built by a function made for their keys, a
  * constructor that assigns them in order and whose prototype is
- * `Object.prototype`. The engine allocates the object with room for all
+ * `Object.prototype`, or one object literal (see `make`). The engine allocates the object with room for all
  * its properties and gives every such object one hidden class, instead of
  * adding properties one by one through a store that sees every key of the
  * document.
@@ -115,12 +115,12 @@ let unsupported = false;
 
 /** The function that builds a record of `keys` from staged values, or null. */
 export function recordFn(keys: readonly string[]): RecordFn | null {
-  return cached(made, keys, (i) => `v[b + ${i}]`, ["v", "b"]) as RecordFn | null;
+  return cached(made, keys, (i) => `v[b + ${i}]`, ["v", "b"], false) as RecordFn | null;
 }
 
 /** The function that reads a shape reference's values and builds its record, or null. */
 export function shapeFn(keys: readonly string[]): ShapeFn | null {
-  return cached(madeShape, keys, () => "r.read(d)", ["r", "d"]) as ShapeFn | null;
+  return cached(madeShape, keys, () => "r.read(d)", ["r", "d"], true) as ShapeFn | null;
 }
 
 function cached<F>(
@@ -128,37 +128,45 @@ function cached<F>(
   keys: readonly string[],
   value: (i: number) => string,
   params: string[],
+  literal: boolean,
 ): F | null {
   if (unsupported) return null;
   const id = JSON.stringify(keys);
   let fn = cache.get(id);
   if (fn !== undefined) return fn;
-  fn = make(keys, value, params) as F | null;
+  fn = make(keys, value, params, literal) as F | null;
   if (cache.size >= MADE_MAX) cache.clear();
   cache.set(id, fn);
   return fn;
 }
 
-function make(keys: readonly string[], value: (i: number) => string, params: string[]): unknown {
-  // Assigning `__proto__` would set the prototype.
+function make(keys: readonly string[], value: (i: number) => string, params: string[], literal: boolean): unknown {
+  // Assigning `__proto__`, or writing it in a literal, would set the prototype.
   if (keys.includes("__proto__")) return null;
-  // The record is made by a constructor whose prototype is
-  // `Object.prototype`, so it is a plain object like `{}`'s, but made
-  // without an allocation site: V8 decides per literal whether its objects
-  // are made in old space (pretenuring), and when a large document was
-  // decoded it often decided so for a record literal, after which every
-  // record kept its young values alive through scavenges and numeric_heavy
-  // decoded in 15-23 ms instead of 9-10 (5 of 8 processes).
+  // A staged record (`literal` false) is made by a constructor whose
+  // prototype is `Object.prototype`, so it is a plain object like `{}`'s,
+  // but made without an allocation site: V8 decides per literal whether its
+  // objects are made in old space (pretenuring), and when a large document
+  // was decoded it often decided so for a record literal, after which every
+  // record kept its young values alive through scavenges: numeric_heavy
+  // decoded in 15-23 ms instead of 9-10 (5 of 8 processes). A shape
+  // reference's record (`literal` true) stays a literal: made by the
+  // constructor, mixed_api_events' deduplicated documents decoded in 15-18
+  // ms instead of 9 in the harness.
   //
   // JSON.stringify gives a JavaScript string literal for any key; a
   // repeated key keeps its first place and its last value; the values are
   // evaluated in key order.
-  const fields = keys.map((k, i) => `this[${JSON.stringify(k)}] = ${value(i)};`).join(" ");
-  const [a, b] = params;
-  const body =
-    `function R(${a}, ${b}) { ${fields} }\n` +
-    `R.prototype = Object.prototype;\n` +
-    `return function (${a}, ${b}) { return new R(${a}, ${b}); };`;
+  let body: string;
+  if (literal) {
+    body = `return function (${params.join(", ")}) { return {${keys.map((k, i) => `${JSON.stringify(k)}: ${value(i)}`).join(", ")}}; };`;
+  } else {
+    const fields = keys.map((k, i) => `this[${JSON.stringify(k)}] = ${value(i)};`).join(" ");
+    body =
+      `function R(${params.join(", ")}) { ${fields} }\n` +
+      `R.prototype = Object.prototype;\n` +
+      `return function (${params.join(", ")}) { return new R(${params.join(", ")}); };`;
+  }
   try {
     return new Function(body)();
   } catch {
