@@ -129,7 +129,11 @@ export class Decoder {
   private readonly keyCache: (string | undefined)[] = new Array(KEY_CACHE_SIZE);
   private readonly keyCacheBytes = new Uint8Array(KEY_CACHE_SIZE * CACHED_KEY_MAX);
   private readonly keyCacheLens = new Uint8Array(KEY_CACHE_SIZE);
-  /** The record node of the first key of the last map read at each depth (a sparse array, bounded by `maxDepth`). */
+  /**
+   * At each depth, the record node of the first key of the last map whose
+   * first key the trie knew when it was not predicted (a sparse array,
+   * bounded by `maxDepth`): it predicts the next map's first key there.
+   */
   private readonly firstNodes: (RecordNode | undefined)[] = [];
 
   constructor(options: DecodeOptions = {}) {
@@ -541,28 +545,27 @@ export class Decoder {
 
   /**
    * An array whose first item is a float (samples, vectors, series): each
-   * float read here, not through `read`, and stored from an allocation site
-   * of its own, whose arrays V8 soon makes with unboxed doubles, so no
-   * float is a heap object of its own. Any other item is read by `read`
-   * (which leaves the array an ordinary one).
+   * float read here by its own method, not through `read`'s dispatch, and
+   * stored from an allocation site of its own, whose arrays V8 soon makes
+   * with unboxed doubles, so no float is a heap object of its own. Any
+   * other item is read by `read` (which leaves the array an ordinary one).
+   * Only without `wrapFloats`, so the float methods return numbers.
    */
   private floats(n: number, d: number): unknown[] {
     const a = new Array(n);
     const src = this.src;
-    const view = this.view;
-    const end = this.end;
     for (let i = 0; i < n; i++) {
       const p = this.pos;
       const t = src[p];
-      if (t === tag.F64 && p + 9 <= end) {
-        a[i] = view.getFloat64(p + 1, true);
-        this.pos = p + 9;
-      } else if (t === tag.F32 && p + 5 <= end) {
-        a[i] = view.getFloat32(p + 1, true);
-        this.pos = p + 5;
-      } else if (t === tag.F16 && p + 3 <= end) {
-        a[i] = f16ToNumber(src[p + 1] | (src[p + 2] << 8));
-        this.pos = p + 3;
+      if (t === tag.F64) {
+        this.pos = p + 1;
+        a[i] = this.f64();
+      } else if (t === tag.F32) {
+        this.pos = p + 1;
+        a[i] = this.f32();
+      } else if (t === tag.F16) {
+        this.pos = p + 1;
+        a[i] = this.f16();
       } else {
         a[i] = this.read(d);
       }

@@ -1,10 +1,10 @@
 /**
  * Records: plain objects built by a function made for their keys, a
  * constructor that assigns them in order and whose prototype is
- * `Object.prototype`, or one object literal (see `make`). The engine allocates the object with room for all
- * its properties and gives every such object one hidden class, instead of
- * adding properties one by one through a store that sees every key of the
- * document.
+ * `Object.prototype`, or one object literal (see `make`). The engine
+ * allocates the object with room for all its properties and gives every
+ * such object one hidden class, instead of adding properties one by one
+ * through a store that sees every key of the document.
  *
  * The decoder reads a map's keys and values onto its stacks, then looks
  * its key sequence up in a `RecordNode` trie; from the second map with
