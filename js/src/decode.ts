@@ -57,9 +57,14 @@ function bytesOf(input: Input): Uint8Array {
   throw new SurpError("Message", "the input is not a Uint8Array, an ArrayBuffer or a view of one");
 }
 
-/** Sets `o[key]` as an own property, even for `__proto__`. */
+/**
+ * Sets `o[key]` as an own property, even for a key that `Object.prototype`
+ * holds: `__proto__`, whose assignment sets the prototype, and keys such as
+ * `toString`, which an assignment cannot set once `Object.prototype` is
+ * frozen.
+ */
 function setProperty(o: Record<string, unknown>, key: string, value: unknown): void {
-  if (key === "__proto__") {
+  if (key in Object.prototype) {
     Object.defineProperty(o, key, { value, writable: true, enumerable: true, configurable: true });
   } else {
     o[key] = value;

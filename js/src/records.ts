@@ -12,9 +12,9 @@
  * Shape references of deduplicated documents take the same path.
  *
  * The functions are made with `new Function`; where that is forbidden (a
- * Content Security Policy without `unsafe-eval`), or for a key that an
- * assignment cannot make an own property (`__proto__`), there is none and
- * the decoder sets the properties itself.
+ * Content Security Policy without `unsafe-eval`), or for `__proto__`,
+ * which neither a literal nor an assignment makes an own property, there is
+ * none and the decoder defines the properties itself.
  *
  * @module
  */
@@ -143,6 +143,10 @@ function cached<F>(
 function make(keys: readonly string[], value: (i: number) => string, params: string[], literal: boolean): unknown {
   // Assigning `__proto__`, or writing it in a literal, would set the prototype.
   if (keys.includes("__proto__")) return null;
+  // An assignment to a key that `Object.prototype` holds (`toString`) meets
+  // the inherited property: once the prototype is frozen it does nothing.
+  // A literal defines its keys, so such a sequence gets the literal.
+  if (keys.some((k) => k in Object.prototype)) literal = true;
   // A staged record (`literal` false) is made by a constructor whose
   // prototype is `Object.prototype`, so it is a plain object like `{}`'s,
   // but made without an allocation site: V8 decides per literal whether its

@@ -102,6 +102,25 @@ test("without String.prototype.isWellFormed, lone surrogates are found all the s
   assert.equal(out.trim(), "f2a283efbfbdf300 f2a2b183efbfbd01c002");
 });
 
+test("with Object.prototype frozen, keys it holds are still own properties of every record", () => {
+  // Keys such as toString name read-only properties of a frozen
+  // Object.prototype: an assignment would fail (or, outside strict mode,
+  // do nothing), so records must define them, on every path: first use
+  // (property by property), later uses (a record function), shapes, and
+  // records too long for a function.
+  const code = `
+    const { decode, encode } = await import(${JSON.stringify(new URL("../dist/index.js", import.meta.url).href)});
+    const wide = Object.fromEntries(Array.from({ length: 70 }, (_, i) => ["k" + i, i]));
+    const records = [0, 1, 2, 3].map((i) => ({ toString: i, valueOf: -i, b: i }));
+    const docs = [encode(records), encode(records, { dedup: true }), encode([{ ...wide, toString: 1 }, { ...wide, toString: 2 }], { dedup: true })];
+    Object.freeze(Object.prototype);
+    const out = docs.map((doc) => decode(doc).map((o) => Object.keys(o).includes("toString") && Object.getPrototypeOf(o) === Object.prototype && typeof o.toString === "number"));
+    console.log(JSON.stringify(out));
+  `;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", code], { encoding: "utf8" });
+  assert.deepEqual(JSON.parse(out), [[true, true, true, true], [true, true, true, true], [true, true]]);
+});
+
 test("Some: written as its content unless that is null", () => {
   assert.equal(hex(new Some(5)), "05");
   assert.equal(hex(new Some(null)), "ebe8");
