@@ -454,14 +454,16 @@ export class Encoder {
         return 1 + n;
       }
     }
-    // Room for the header the longest encoding would need; moved back if
-    // the string came out shorter.
-    const most = 3 * n;
-    const room = most < 32 ? 1 : 1 + lengthWidth(most);
+    // Room for the header of the shortest encoding (a byte per UTF-16
+    // unit: ASCII); moved on if the string came out longer, which text
+    // that is mostly ASCII seldom does. (Room for the longest encoding's
+    // header, three bytes per unit, moved back every string of 86 to 255
+    // ASCII characters.)
+    const room = n < 32 ? 1 : 1 + lengthWidth(n);
     const end = writeUtf8(s, buf, start + room);
     const len = end - start - room;
     const size = len < 32 ? 1 : 1 + lengthWidth(len);
-    if (size < room) buf.copyWithin(start + size, start + room, end);
+    if (size > room) buf.copyWithin(start + size, start + room, end);
     if (len < 32) {
       buf[start] = tag.FIXSTR + len;
     } else {

@@ -120,3 +120,29 @@ test("a deduplicated document decodes to what the plain one does, in every map f
     { numRuns: RUNS },
   );
 });
+
+test("strings whose UTF-8 is longer than their UTF-16 get the header of their UTF-8 length", () => {
+  // The encoder leaves room for the header of a byte per UTF-16 unit and
+  // moves the payload on when the UTF-8 comes out longer: around each
+  // length class's edge (32, 256 and 65,536 bytes), ASCII followed by a
+  // few characters of two, three and four bytes, and lone surrogates
+  // (written as U+FFFD, three bytes for one unit), on both paths (the
+  // loop below 64 units, the engine's writer from 64 on).
+  const decoder = new TextDecoder();
+  let checked = 0;
+  for (const edge of [32, 256, 65536]) {
+    for (const unit of ["é", "€", "😀", "\ud800", "\udc00"]) {
+      for (const k of [1, 2, 3, 40]) {
+        for (const back of [1, 2, 3, 5, 30, 120]) {
+          if (back > edge) continue;
+          const s = "a".repeat(edge - back) + unit.repeat(k);
+          const bytes = encode(s);
+          assert.equal(hexOf(bytes), hexOf(Uint8Array.from(reference.plain({ str: s }))), `${edge - back} ASCII + ${k} × ${JSON.stringify(unit)}`);
+          assert.equal(decode(bytes), decoder.decode(new TextEncoder().encode(s)));
+          checked++;
+        }
+      }
+    }
+  }
+  assert.equal(checked, 340);
+});
