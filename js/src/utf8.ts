@@ -16,6 +16,10 @@ const SHORT = 64;
 const encoder = new TextEncoder();
 
 type Utf8Write = (this: Uint8Array, s: string, offset: number, length: number) => number;
+type Utf8Slice = (this: Uint8Array, start: number, end: number) => string;
+/** `Buffer.prototype` in Node, whose UTF-8 methods work on any `Uint8Array`; `undefined` elsewhere. */
+const bufferPrototype = (globalThis as { Buffer?: { prototype: { utf8Write?: Utf8Write; utf8Slice?: Utf8Slice } } }).Buffer?.prototype;
+
 /**
  * Node's `Buffer.prototype.utf8Write`, which writes into any `Uint8Array`
  * at an offset (a lone surrogate as U+FFFD, as `TextEncoder` does) and
@@ -23,7 +27,7 @@ type Utf8Write = (this: Uint8Array, s: string, offset: number, length: number) =
  * it makes no view of the buffer and no result object, which on long
  * strings took about a quarter of the encoder's time (`--cpu-prof`).
  */
-const utf8Write = (globalThis as { Buffer?: { prototype: { utf8Write?: Utf8Write } } }).Buffer?.prototype.utf8Write;
+const utf8Write = bufferPrototype?.utf8Write;
 // `ignoreBOM` keeps a leading U+FEFF: it is part of the string.
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
@@ -79,13 +83,12 @@ export function invalidUtf8(offset: number): SurpError {
  */
 const LONG = 32;
 
-type Utf8Slice = (this: Uint8Array, start: number, end: number) => string;
 /**
  * Node's `Buffer.prototype.utf8Slice`, which decodes a view of any
  * `Uint8Array` and costs about two thirds of a `TextDecoder` call on short
  * strings; `undefined` outside Node.
  */
-const utf8Slice = (globalThis as { Buffer?: { prototype: { utf8Slice?: Utf8Slice } } }).Buffer?.prototype.utf8Slice;
+const utf8Slice = bufferPrototype?.utf8Slice;
 
 // Char codes of short strings, an array per length (setting an array's
 // length costs more than the call), reused between calls.
