@@ -188,7 +188,11 @@ pub fn write_variant_key<O: Output + ?Sized>(out: &mut O, variant: &str) -> Resu
 }
 
 /// Writes `prefix` (constant bytes, such as a header) and then the constant
-/// string `s`: in one copy of a 16-byte buffer when all of it fits.
+/// string `s`: in one copy of exactly their length when all of it fits in
+/// 16 bytes. The length is a constant where this is inlined, so the copy is
+/// a few stores of immediates; copying all 16 bytes and dropping the tail
+/// (as [`Output::write_prefix`] does for lengths known only at run time)
+/// stored twice as much, and was 9% slower on the typed `world` encode.
 #[inline(always)]
 fn write_static_str_after<O: Output + ?Sized>(out: &mut O, prefix: &[u8], s: &str) -> Result<()> {
     const BUF: usize = 16;
@@ -198,7 +202,7 @@ fn write_static_str_after<O: Output + ?Sized>(out: &mut O, prefix: &[u8], s: &st
         buf[..at].copy_from_slice(prefix);
         buf[at] = FIXSTR | len as u8;
         buf[at + 1..at + 1 + len].copy_from_slice(s.as_bytes());
-        return out.write_prefix(&buf, at + 1 + len);
+        return out.write_all(&buf[..at + 1 + len]);
     }
     out.write_all(prefix)?;
     write_str(out, s)
