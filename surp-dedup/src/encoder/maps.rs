@@ -34,18 +34,33 @@ impl Encoder {
                 shapes_at_start: self.shapes.len() as u32,
             });
         }
-        self.begin_explicit_map(ctx, len)
+        let start = self.begin_explicit_map(len)?;
+        Ok(MapFrame {
+            start,
+            ctx,
+            written: 0,
+            keys: self.explicit.len() - 1,
+            key_count: 0,
+            shape: EXPLICIT,
+            shapes_at_start: self.shapes.len() as u32,
+        })
     }
 
+    /// Opens an explicit map: its header, and its state on `explicit`.
+    /// Returns where the map starts; the caller makes its frame, so that
+    /// both ways of opening a map build the frame from values in registers.
+    /// A frame returned from here came back through memory, and copying it
+    /// from there right after its fields were stored one by one made the
+    /// processor wait for each store (a wide load cannot take its bytes
+    /// from several narrower stores still in flight).
     #[inline(never)]
-    pub(super) fn begin_explicit_map(&mut self, ctx: u64, len: Option<usize>) -> Result<MapFrame> {
+    pub(super) fn begin_explicit_map(&mut self, len: Option<usize>) -> Result<usize> {
         self.enter()?;
         let start = self.out.len();
         match len {
             Some(n) => wire::write_header(&mut self.out, Kind::Map, n)?,
             None => self.out.extend_from_slice(&[0; wire::MAX_HEADER]),
         }
-        let index = self.explicit.len();
         self.explicit.push(ExplicitMap {
             declared: len,
             keys_base: self.keys.len(),
@@ -54,15 +69,7 @@ impl Encoder {
             seq_hash: 0,
             mark: self.mark(),
         });
-        Ok(MapFrame {
-            start,
-            ctx,
-            written: 0,
-            keys: index,
-            key_count: 0,
-            shape: EXPLICIT,
-            shapes_at_start: self.shapes.len() as u32,
-        })
+        Ok(start)
     }
 
     /// The state of the explicit map of `frame`.
