@@ -139,7 +139,7 @@ impl<'a, const STRINGS: bool> ser::Serializer for Serializer<'a, STRINGS> {
         let (enc, mut frame) = self.variant(index, variant)?;
         value.serialize(Serializer::<STRINGS>::new(enc, frame.value_context()))?;
         enc.map_value_done(&mut frame);
-        enc.end_map(frame)
+        enc.end_map(&frame)
     }
     // A dynamic value's arrays and maps (`surp::Value`) come through here
     // and `serialize_map`, once per container: inline, so that the call
@@ -315,7 +315,7 @@ impl<const STRINGS: bool> ser::SerializeMap for MapCompound<'_, STRINGS> {
         self.value(value)
     }
     fn end(self) -> Result<()> {
-        self.enc.end_map(self.frame)
+        self.enc.end_map(&self.frame)
     }
 }
 
@@ -333,7 +333,7 @@ impl<const STRINGS: bool> ser::SerializeStruct for MapCompound<'_, STRINGS> {
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn end(self) -> Result<()> {
-        self.enc.end_map(self.frame)
+        self.enc.end_map(&self.frame)
     }
 }
 
@@ -352,7 +352,7 @@ impl<const STRINGS: bool> ser::SerializeTupleVariant for VariantSeq<'_, STRINGS>
     fn end(mut self) -> Result<()> {
         self.seq.enc.end_seq(self.seq.frame)?;
         self.seq.enc.map_value_done(&mut self.outer);
-        self.seq.enc.end_map(self.outer)
+        self.seq.enc.end_map(&self.outer)
     }
 }
 
@@ -375,8 +375,8 @@ impl<const STRINGS: bool> ser::SerializeStructVariant for VariantMap<'_, STRINGS
     }
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn end(mut self) -> Result<()> {
-        self.map.enc.end_map(self.map.frame)?;
+        self.map.enc.end_map(&self.map.frame)?;
         self.map.enc.map_value_done(&mut self.outer);
-        self.map.enc.end_map(self.outer)
+        self.map.enc.end_map(&self.outer)
     }
 }

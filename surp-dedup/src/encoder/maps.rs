@@ -290,15 +290,20 @@ impl Encoder {
         v
     }
 
+    /// Ends a map. The frame is taken by reference: the map's compound
+    /// keeps it in memory while its entries are written, and copying it
+    /// whole for this call (a few wide loads) right after its count was
+    /// stored made each struct wait for that store. Only the out-of-line
+    /// path copies it.
     #[inline(always)]
-    pub(crate) fn end_map(&mut self, frame: MapFrame) -> Result<()> {
+    pub(crate) fn end_map(&mut self, frame: &MapFrame) -> Result<()> {
         if frame.written == frame.key_count && frame.shape != EXPLICIT {
             // The prediction that chose this shape stays as it is.
             self.depth.leave();
             self.wrote_reference = true;
             return Ok(());
         }
-        self.end_other_map(frame)
+        self.end_other_map(*frame)
     }
 
     /// Ends a map that is explicit, or shaped with fewer keys than its
