@@ -257,8 +257,7 @@ fn read_seq(input: &[u8], at: usize) -> Result<(u64, usize)> {
 
 /// Appends the prefix of a session message numbered `seq`.
 pub fn write_message_prefix(out: &mut Vec<u8>, seq: u64, reset: bool) {
-    out.push(PREFIX);
-    out.push(if reset { RESET } else { MESSAGE });
+    out.extend_from_slice(&[PREFIX, if reset { RESET } else { MESSAGE }]);
     // A Vec cannot be full.
     let _ = wire::write_uint(out, seq);
 }
