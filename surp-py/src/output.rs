@@ -242,24 +242,24 @@ impl BytesOutput<'_> {
 
     /// Writes a float in the shortest form that gives back its bits, as
     /// `surp::__private::wire::write_f64` does (a test holds them to the
-    /// same bytes), inlined: the wire's own is a call per float. A value
-    /// exact in binary32 goes to the wire's `write_f32` (always inlined),
-    /// which picks binary16 when that is exact too; a NaN to the wire's
-    /// `write_f64`, which narrows it on the bits. (A version without
-    /// branches on the form was slower on canada and numeric_heavy.)
+    /// same bytes), inlined and without a branch on the form (see
+    /// `wire::shortest_f64_bytes`); the rare values it leaves out go to the
+    /// wire's own.
     #[inline(always)]
     pub(crate) fn write_f64(&mut self, v: f64) -> surp::Result<()> {
-        let narrow = v as f32;
-        if f64::from(narrow) == v {
-            return wire::write_f32(self, narrow);
-        }
-        if v.is_nan() {
+        let Some(b) = wire::shortest_f64_bytes(v) else {
             return self.write_rare_float(v);
+        };
+        self.room(9)?;
+        // SAFETY: `room` made sure that `len + 9 <= cap`, so both stores
+        // stay inside the `bytes` object's `cap` bytes at `data`.
+        unsafe {
+            let dst = self.data.add(self.len);
+            ptr::write_unaligned(dst.cast::<u64>(), b.head.to_le());
+            *dst.add(8) = b.last;
         }
-        let mut buf = [0u8; 9];
-        buf[0] = wire::F64;
-        buf[1..].copy_from_slice(&v.to_bits().to_le_bytes());
-        self.write_prefix(&buf, 9)
+        self.len += b.len;
+        Ok(())
     }
 
     #[cold]
@@ -379,14 +379,21 @@ mod tests {
             }
             values.push(f64::from_bits(0x7ff0_0000_2000_0000));
             values.push(f64::from_bits(0xfff8_0000_0000_0001));
+            // Each alone, and all in one output (where each write's spare
+            // bytes land where the next value goes).
+            let mut all = BytesOutput::new(py);
+            let mut all_expected = Vec::new();
             for v in values {
                 let mut out = BytesOutput::new(py);
                 out.write_f64(v).unwrap();
+                all.write_f64(v).unwrap();
                 let mut expected = Vec::new();
                 wire::write_f64(&mut expected, v).unwrap();
+                wire::write_f64(&mut all_expected, v).unwrap();
                 let out = out.finish().unwrap();
                 assert_eq!(out.as_bytes(), &expected[..], "{:#018x}", v.to_bits());
             }
+            assert_eq!(all.finish().unwrap().as_bytes(), &all_expected[..]);
         });
     }
 
