@@ -10,7 +10,8 @@
 //! - Items are read as borrowed references, with no reference counting and
 //!   no iterator objects: lists and tuples by index, dicts with
 //!   `PyDict_Next`. A `str` is read from its UTF-8 form, which CPython keeps
-//!   for ASCII strings and caches for the others.
+//!   for ASCII strings and caches for the others; an int of up to two
+//!   digits from its digits, in place ([`small_int`], CPython up to 3.11).
 //! - Every byte goes through the `surp` crate's own writers
 //!   (`surp::__private::wire`), the ones its serializer uses, into the
 //!   `bytes` object being built ([`BytesOutput`]): the output is the same,
@@ -76,7 +77,11 @@ pub(crate) fn write(
     obj: &Bound<'_, PyAny>,
     out: &mut BytesOutput<'_>,
 ) -> std::result::Result<(), Stop> {
-    let mut w = Writer { out, depth: 0 };
+    let mut w = Writer {
+        out,
+        depth: 0,
+        ints_in_place: ints_in_place(obj.py()),
+    };
     // SAFETY: `obj` is a live object (a `Bound`) and the GIL is held.
     match unsafe { w.value(obj.as_ptr()) } {
         Ok(()) => Ok(()),
@@ -91,6 +96,67 @@ struct Writer<'a, 'py> {
     out: &'a mut BytesOutput<'py>,
     /// Lists, tuples and dicts open around the current value.
     depth: usize,
+    /// Whether ints are read in place ([`small_int`]).
+    ints_in_place: bool,
+}
+
+/// Whether [`small_int`] may read this interpreter's ints: their layout is
+/// the one it knows, with 30-bit digits (CPython's default on 64-bit
+/// platforms; a build configured otherwise has 15-bit ones), as
+/// `sys.int_info` reports. Asked once per process.
+fn ints_in_place(py: Python<'_>) -> bool {
+    #[cfg(not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy)))]
+    {
+        static IN_PLACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+        *IN_PLACE.get_or_init(|| {
+            let info = || -> PyResult<(u32, u32)> {
+                let info = py.import("sys")?.getattr("int_info")?;
+                Ok((
+                    info.getattr("bits_per_digit")?.extract()?,
+                    info.getattr("sizeof_digit")?.extract()?,
+                ))
+            };
+            info().is_ok_and(|digits| digits == (30, 4))
+        })
+    }
+    #[cfg(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy))]
+    {
+        let _ = py;
+        false
+    }
+}
+
+/// The value of an int of at most two digits (a magnitude below 2^60),
+/// read in place: most ints of a document, without a call into CPython.
+/// `None` for the others.
+///
+/// The layout is that of CPython up to 3.11 (`Include/cpython/longintrepr.h`):
+/// the variable-size object header, whose `ob_size` is the count of digits,
+/// negative for a negative int and 0 for zero, then the magnitude's digits,
+/// least significant first, 30 bits in each `u32` (the caller checked the
+/// digit size: [`ints_in_place`]). Other versions do not compile this, and
+/// a test compares it with `PyLong_AsLongLongAndOverflow` over the range.
+///
+/// # Safety
+///
+/// `obj` is a live int (or subclass) of an interpreter with 30-bit digits.
+#[cfg(not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy)))]
+#[inline(always)]
+unsafe fn small_int(obj: *mut ffi::PyObject) -> Option<i64> {
+    // SAFETY: the caller's promise: an int object has this header, and as
+    // many digits after it as `ob_size` counts; only those are read.
+    unsafe {
+        let header = obj.cast::<ffi::PyVarObject>();
+        let size = (*header).ob_size;
+        let digits = header.add(1).cast::<u32>();
+        let magnitude = match size.unsigned_abs() {
+            0 => 0,
+            1 => i64::from(*digits),
+            2 => i64::from(*digits) | (i64::from(*digits.add(1)) << 30),
+            _ => return None,
+        };
+        Some(if size < 0 { -magnitude } else { magnitude })
+    }
 }
 
 /// The type object of `obj`.
@@ -216,6 +282,14 @@ impl Writer<'_, '_> {
     /// `obj` is a live int.
     #[inline(always)]
     unsafe fn int(&mut self, obj: *mut ffi::PyObject) -> Result {
+        #[cfg(not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy)))]
+        if self.ints_in_place {
+            // SAFETY: `obj` is a live int, and `ints_in_place` says the
+            // digits are 30-bit.
+            if let Some(v) = unsafe { small_int(obj) } {
+                return Ok(self.out.write_i64(v)?);
+            }
+        }
         let mut overflow = 0;
         // SAFETY: `obj` is an int, so no `__index__` is called; out of range
         // sets `overflow` rather than an exception.
@@ -533,6 +607,45 @@ SLOW = [
             .unwrap()
             .cast_into()
             .unwrap()
+    }
+
+    #[cfg(not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy)))]
+    #[test]
+    fn ints_read_in_place_are_the_values_cpython_gives() {
+        Python::initialize();
+        Python::attach(|py| {
+            assert!(
+                ints_in_place(py),
+                "CPython's default build has 30-bit digits"
+            );
+            // Around every power of two up to 2^70, both signs, and the
+            // small ints CPython shares, and an IntEnum.
+            let ints = py
+                .eval(
+                    cr#"([s * (2**k + d) for k in range(71) for d in (-2, -1, 0, 1) for s in (1, -1)]
+                       + list(range(-300, 300)) + [__import__("enum").IntEnum("E", {"A": 2**40}).A])"#,
+                    None,
+                    None,
+                )
+                .unwrap();
+            let mut read = 0;
+            for int in ints.cast::<PyList>().unwrap().iter() {
+                let mut overflow = 0;
+                // SAFETY: `int` is a live int.
+                let expected =
+                    unsafe { ffi::PyLong_AsLongLongAndOverflow(int.as_ptr(), &mut overflow) };
+                // SAFETY: `int` is a live int, and the digits are 30-bit.
+                match unsafe { small_int(int.as_ptr()) } {
+                    Some(v) => {
+                        assert_eq!((v, overflow), (expected, 0), "{int}");
+                        read += 1;
+                    }
+                    // Only magnitudes of 2^60 and more are left to CPython.
+                    None => assert!(overflow != 0 || expected.unsigned_abs() >= 1 << 60, "{int}"),
+                }
+            }
+            assert!(read > 1000);
+        });
     }
 
     #[test]
