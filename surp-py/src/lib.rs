@@ -43,12 +43,18 @@
 //! Unsafe code is denied in the crate and allowed by name in the modules
 //! that call CPython directly, where the speed is: `write` and `read` (the
 //! fast paths of `dumps` and `loads`), `output` (the `bytes` object that
-//! `dumps` fills), `de` (lists filled in place) and `ser` (`PyDict_Next`).
+//! `dumps` fills), `de` (lists filled in place) and `ser` (`PyDict_Next`);
+//! and in `copy`, which copies long byte runs in pieces.
 //! Every unsafe block says why it is sound in a `SAFETY:` comment (clippy's
 //! `undocumented_unsafe_blocks` holds it to that).
 #![deny(unsafe_code)]
 #![deny(clippy::undocumented_unsafe_blocks)]
 
+// Copies of long byte runs; not built without the module (it would be
+// dead code).
+#[cfg(feature = "python")]
+#[allow(unsafe_code)]
+mod copy;
 #[cfg(feature = "python")]
 #[allow(unsafe_code)]
 mod de;

@@ -203,7 +203,7 @@ impl<'py> BytesOutput<'py> {
                 ptr::write_unaligned(dst.cast::<u128>(), head);
                 ptr::write_unaligned(dst.add(n - 16).cast::<u128>(), tail);
             } else {
-                ptr::copy_nonoverlapping(src, dst, n);
+                crate::copy::copy(bytes, dst);
             }
         }
         self.len += n;

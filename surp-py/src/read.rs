@@ -309,13 +309,22 @@ impl<'a, 'py> Reader<'a, 'py> {
     fn bytes(&mut self, len: u64) -> Result<Bound<'py, PyAny>> {
         let py = self.py;
         let data = self.literal(len)?;
-        // SAFETY: the pointer and length are those of a live slice, whose
-        // length fits an isize; the bytes are copied.
+        // SAFETY: a NULL source makes an uninitialised `bytes` object of
+        // `data.len()` bytes (it fits an isize: it is a slice's length), a
+        // new reference, or NULL with an exception; its buffer is filled
+        // here before anything else sees it.
         unsafe {
-            made(
+            let bytes = made(
                 py,
-                ffi::PyBytes_FromStringAndSize(data.as_ptr().cast(), data.len() as ffi::Py_ssize_t),
-            )
+                ffi::PyBytes_FromStringAndSize(std::ptr::null(), data.len() as ffi::Py_ssize_t),
+            )?;
+            crate::copy::copy(
+                data,
+                ffi::PyBytes_AS_STRING(bytes.as_ptr())
+                    .cast::<u8>()
+                    .cast_mut(),
+            );
+            Ok(bytes)
         }
     }
 
@@ -529,11 +538,7 @@ pub(crate) fn new_str<'py>(py: Python<'py>, text: &[u8]) -> Result<Bound<'py, Py
         // string, and nothing is written.)
         unsafe {
             let s = made(py, ffi::PyUnicode_New(len, 127))?;
-            std::ptr::copy_nonoverlapping(
-                text.as_ptr(),
-                ffi::PyUnicode_DATA(s.as_ptr()).cast::<u8>(),
-                text.len(),
-            );
+            crate::copy::copy(text, ffi::PyUnicode_DATA(s.as_ptr()).cast::<u8>());
             return Ok(s);
         }
     }
