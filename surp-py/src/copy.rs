@@ -15,9 +15,13 @@
 //! `memcpy` pieces shorter than any default threshold instead, which it
 //! copies with vector loads and stores, as fast whatever the alignment.
 
-/// Runs of at least this many bytes are copied in pieces of this size,
-/// below glibc's default `rep movsb` thresholds.
-const PIECE: usize = 2048;
+/// Runs of at least this many bytes are copied in pieces: glibc's smallest
+/// default `rep movsb` threshold, from which on it is used.
+const FROM: usize = 2048;
+
+/// The size of those pieces: below every default threshold, and a
+/// multiple of 64.
+const PIECE: usize = 1984;
 
 /// Runs of at least this many bytes are handed to `memcpy` whole: past
 /// glibc's non-temporal threshold on most machines, where it does not use
@@ -33,7 +37,7 @@ const WHOLE: usize = 1 << 20;
 #[inline]
 pub(crate) unsafe fn copy(src: &[u8], dst: *mut u8) {
     let n = src.len();
-    if (PIECE..WHOLE).contains(&n) {
+    if (FROM..WHOLE).contains(&n) {
         // SAFETY: the caller's promise.
         unsafe { copy_in_pieces(src, dst) };
         return;
@@ -70,9 +74,10 @@ mod tests {
         for len in [
             0,
             1,
-            PIECE - 1,
             PIECE,
-            PIECE + 1,
+            FROM - 1,
+            FROM,
+            FROM + 1,
             3 * PIECE + 17,
             WHOLE - 1,
             WHOLE,

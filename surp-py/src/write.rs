@@ -107,8 +107,12 @@ struct Writer<'a, 'py> {
 fn ints_in_place(py: Python<'_>) -> bool {
     #[cfg(not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy)))]
     {
-        static IN_PLACE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-        *IN_PLACE.get_or_init(|| {
+        // PyOnceLock, not std's OnceLock: the import may run Python code
+        // (an `__import__` of the program's) and let another thread take
+        // the interpreter, which would then wait on std's lock while
+        // holding it. PyOnceLock lets both compute the same answer.
+        static IN_PLACE: pyo3::sync::PyOnceLock<bool> = pyo3::sync::PyOnceLock::new();
+        *IN_PLACE.get_or_init(py, || {
             let info = || -> PyResult<(u32, u32)> {
                 let info = py.import("sys")?.getattr("int_info")?;
                 Ok((
