@@ -10,9 +10,9 @@ use super::{
 #[allow(unused_imports)]
 use crate::prelude::*;
 
+pub use super::float_bytes::{FloatBytes, shortest_f64_bytes};
 use crate::error::Result;
 use crate::float;
-pub use crate::float::{FloatBytes, shortest_f64_bytes};
 use crate::output::Output;
 
 /// Size in bytes of the header that [`write_header`] writes for `len`.
@@ -116,7 +116,7 @@ fn write_wide<O: Output + ?Sized>(out: &mut O, tag: u8, v: u128) -> Result<()> {
 
 /// Writes an `f64` in the shortest float form that gives back the same bits.
 ///
-/// This stays on the branches of [`float::shortest_f64`]: for the Rust
+/// This stays on the branches of `float::shortest_f64`: for the Rust
 /// serializers, writing into a `Vec`, the branch-free
 /// [`shortest_f64_bytes`] executed more instructions on the value suite's
 /// float-heavy datasets (the instruction check). `surp-py`'s output, which

@@ -39,6 +39,7 @@
 
 mod class;
 pub(crate) mod encode;
+mod float_bytes;
 
 pub use class::Class;
 pub(crate) use encode::*;
