@@ -163,6 +163,18 @@ unsafe fn small_int(obj: *mut ffi::PyObject) -> Option<i64> {
     }
 }
 
+/// Where the layout of ints is not the one [`small_int`] knows, nothing is
+/// read in place ([`ints_in_place`] is false there).
+///
+/// # Safety
+///
+/// None; `unsafe` as the other [`small_int`].
+#[cfg(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy))]
+#[inline(always)]
+unsafe fn small_int(_obj: *mut ffi::PyObject) -> Option<i64> {
+    None
+}
+
 /// The type object of `obj`.
 ///
 /// # Safety
@@ -286,7 +298,6 @@ impl Writer<'_, '_> {
     /// `obj` is a live int.
     #[inline(always)]
     unsafe fn int(&mut self, obj: *mut ffi::PyObject) -> Result {
-        #[cfg(not(any(Py_3_12, Py_LIMITED_API, PyPy, GraalPy)))]
         if self.ints_in_place {
             // SAFETY: `obj` is a live int, and `ints_in_place` says the
             // digits are 30-bit.

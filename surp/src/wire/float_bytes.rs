@@ -133,17 +133,6 @@ pub struct FloatBytes {
     pub len: usize,
 }
 
-impl FloatBytes {
-    /// The nine bytes, of which the first `len` are the value's.
-    #[inline(always)]
-    pub fn to_array(self) -> [u8; 9] {
-        let mut buf = [0u8; 9];
-        buf[..8].copy_from_slice(&self.head.to_le_bytes());
-        buf[8] = self.last;
-        buf
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,10 +147,18 @@ mod tests {
         }
     }
 
+    /// The first `len` of the nine bytes.
+    fn written(b: FloatBytes) -> Vec<u8> {
+        let mut buf = b.head.to_le_bytes().to_vec();
+        buf.push(b.last);
+        buf.truncate(b.len);
+        buf
+    }
+
     fn check_branch_free(v: f64) {
         match shortest_f64_bytes(v) {
             Some(b) => assert_eq!(
-                &b.to_array()[..b.len],
+                &written(b)[..],
                 &reference_bytes(v)[..],
                 "v = {v:e} ({:#018x})",
                 v.to_bits()
