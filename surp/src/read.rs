@@ -145,6 +145,18 @@ pub trait Read<'de>: private::Sealed {
         false
     }
 
+    /// If the next `len` bytes (1 to 16) are the low `len` bytes of `word`
+    /// (little-endian) and at least sixteen bytes are in the buffer,
+    /// consumes the `len` and says so; otherwise consumes nothing. A field name
+    /// written as an inline string, tag and text, compared in one load
+    /// ([`eat_name`](Read::eat_name) for any name). A reader never matches.
+    #[doc(hidden)]
+    #[inline]
+    fn eat_word(&mut self, word: u128, len: usize) -> bool {
+        let _ = (word, len);
+        false
+    }
+
     /// If the next byte is `tag` and the four after it are in the buffer,
     /// consumes all five and returns the four; otherwise consumes nothing.
     /// The fast path of a binary32 value: a reader, which cannot look
@@ -407,6 +419,26 @@ impl<'de> Read<'de> for SliceRead<'de> {
     }
 
     #[inline(always)]
+    fn eat_word(&mut self, word: u128, len: usize) -> bool {
+        let Some(chunk) = self.rest().first_chunk::<16>() else {
+            return false;
+        };
+        let (lo, hi) = chunk.split_at(8);
+        let lo = u64::from_le_bytes(lo.try_into().expect("8 of 16")) ^ word as u64;
+        let matched = if len <= 8 {
+            lo & (u64::MAX >> (64 - 8 * len)) == 0
+        } else {
+            let hi = u64::from_le_bytes(hi.try_into().expect("8 of 16")) ^ (word >> 64) as u64;
+            lo | (hi & (u64::MAX >> (128 - 8 * len))) == 0
+        };
+        if !matched {
+            return false;
+        }
+        self.pos += len;
+        true
+    }
+
+    #[inline(always)]
     fn eat_tagged4(&mut self, tag: u8) -> Option<[u8; 4]> {
         let &[first, a, b, c, d] = self.rest().first_chunk::<5>()?;
         if first != tag {
@@ -550,5 +582,37 @@ mod tests {
         let mut input = vec![wire::STR8, 32];
         input.extend_from_slice(long.as_bytes());
         assert!(!SliceRead::new(&input).eat_name(long));
+    }
+
+    #[test]
+    fn eat_word_takes_exactly_the_low_bytes_when_sixteen_are_there() {
+        // "latency_us" as an inline string: 11 bytes, in both halves.
+        let mut input = vec![wire::FIXSTR | 10];
+        input.extend_from_slice(b"latency_us");
+        let word = input
+            .iter()
+            .enumerate()
+            .fold(0u128, |w, (k, &b)| w | u128::from(b) << (8 * k));
+        input.extend_from_slice(&[wire::TRUE; 5]);
+        let mut read = SliceRead::new(&input);
+        assert!(read.eat_word(word, 11));
+        assert_eq!(read.offset(), 11);
+        // A difference in any byte of the eleven, in either half, consumes
+        // nothing; one in the bytes after them is not looked at.
+        for at in 0..16 {
+            let mut other = input.clone();
+            other[at] ^= 0x20;
+            let mut read = SliceRead::new(&other);
+            assert_eq!(read.eat_word(word, 11), at >= 11, "{at}");
+            assert_eq!(read.offset(), if at >= 11 { 11 } else { 0 });
+        }
+        // A short word in the low half: the tag and two bytes.
+        let mut read = SliceRead::new(&input);
+        assert!(read.eat_word(word & 0xff_ffff, 3));
+        assert!(!SliceRead::new(&input).eat_word(word & 0xff_ff00, 3));
+        // With fewer than sixteen bytes left, nothing is compared.
+        let mut read = SliceRead::new(&input[..15]);
+        assert!(!read.eat_word(word, 11));
+        assert_eq!(read.offset(), 0);
     }
 }

@@ -415,3 +415,105 @@ fn a_struct_gives_no_size_hint_and_its_collections_keep_theirs() {
     };
     assert_eq!(from_reader, none);
 }
+
+/// Field names of every length from 0 to 18 bytes, more fields than the
+/// decoder compares as one number (the first sixteen, of up to fifteen
+/// bytes), so that each way a key is matched is taken.
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Wide {
+    #[serde(rename = "")]
+    f0: u8,
+    #[serde(rename = "a")]
+    f1: u8,
+    #[serde(rename = "ab")]
+    f2: u8,
+    #[serde(rename = "abc")]
+    f3: u8,
+    #[serde(rename = "abcd")]
+    f4: u8,
+    #[serde(rename = "abcde")]
+    f5: u8,
+    #[serde(rename = "abcdef")]
+    f6: u8,
+    #[serde(rename = "abcdefg")]
+    f7: u8,
+    #[serde(rename = "abcdefgh")]
+    f8: u8,
+    #[serde(rename = "abcdefghi")]
+    f9: u8,
+    #[serde(rename = "abcdefghij")]
+    f10: u8,
+    #[serde(rename = "abcdefghijk")]
+    f11: u8,
+    #[serde(rename = "abcdefghijkl")]
+    f12: u8,
+    #[serde(rename = "abcdefghijklm")]
+    f13: u8,
+    #[serde(rename = "abcdefghijklmn")]
+    f14: u8,
+    #[serde(rename = "abcdefghijklmno")]
+    f15: u8,
+    #[serde(rename = "abcdefghijklmnop")]
+    f16: u8,
+    #[serde(rename = "abcdefghijklmnopq")]
+    f17: u8,
+    #[serde(rename = "abcdefghijklmnopqr")]
+    f18: u8,
+}
+
+fn wide() -> Wide {
+    Wide {
+        f0: 0,
+        f1: 1,
+        f2: 2,
+        f3: 3,
+        f4: 4,
+        f5: 5,
+        f6: 6,
+        f7: 7,
+        f8: 8,
+        f9: 9,
+        f10: 10,
+        f11: 11,
+        f12: 12,
+        f13: 13,
+        f14: 14,
+        f15: 15,
+        f16: 16,
+        f17: 17,
+        f18: 18,
+    }
+}
+
+#[test]
+fn names_of_every_length_decode_and_every_flipped_bit_decodes_as_from_a_reader() {
+    let bytes = surp::to_vec(&wide()).unwrap();
+    assert_eq!(both::<Wide>(&bytes), wide());
+    // A flipped bit in a key's text makes another name, and one in its
+    // tag's length bits another length; whatever that makes (another
+    // field, an unknown one, an error), the slice must see what the reader
+    // sees. The last keys are within sixteen bytes of the end, where the
+    // decoder cannot compare whole numbers and falls back. (The map's
+    // header, 2 bytes, and the values are left alone: a length that claims
+    // more than the input is refused earlier from a slice.)
+    let mut at = 2;
+    let mut flips = 0;
+    for len in 0..19 {
+        assert_eq!(bytes[at], 0x80 | len as u8, "the key of {len} bytes");
+        let bits = std::iter::once(0..5).chain(std::iter::repeat(0..8));
+        for (pos, bits) in (at..at + 1 + len).zip(bits) {
+            for bit in bits {
+                let mut flipped = bytes.clone();
+                flipped[pos] ^= 1 << bit;
+                let _ = same_as_reader::<Wide>(&flipped);
+                flips += 1;
+            }
+        }
+        at += 1 + len + 1;
+    }
+    assert_eq!(at, bytes.len());
+    assert_eq!(flips, 19 * 5 + (0..19).sum::<usize>() * 8);
+    for end in 0..bytes.len() {
+        assert!(same_as_reader::<Wide>(&bytes[..end]).is_err(), "{end}");
+    }
+}

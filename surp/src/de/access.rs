@@ -14,6 +14,10 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::read::{Kept, Read, Reference};
 use crate::wire::Kind;
 
+use field_keys::FieldKeys;
+
+mod field_keys;
+
 impl<'de, R: Read<'de>> Deserializer<R> {
     #[inline(always)]
     pub(super) fn visit_array<V: Visitor<'de>>(
@@ -94,7 +98,7 @@ impl<'de, R: Read<'de>> Deserializer<R> {
         // arithmetic fold away. Only this path (a plain document's struct
         // of at most 15 entries) does so; a longer one and a deduplicated
         // document's structs still reserve, which is harmless.
-        let keys = FieldKeys { fields, next: 0 };
+        let keys = FieldKeys::new(fields);
         self.visit_entries_hinted(start, len, 0, keys, visitor)
             .map(|(value, _)| value)
     }
@@ -259,46 +263,6 @@ impl Keys for AnyKeys {
         seed: S,
     ) -> Result<S::Value> {
         seed.deserialize(de)
-    }
-}
-
-/// Keys of a struct in a plain document, read by `deserialize_struct`.
-///
-/// A derived struct is written with its fields in the order of `fields`
-/// (some may be left out), so each key is first compared with the name
-/// after the last one matched: a key with exactly those bytes is that name,
-/// taken without decoding a string header or checking UTF-8, and the
-/// visitor gets the struct's own `&'static str`. Any other key (another
-/// order, an unknown field, a long or non-string key, a reader's input) is
-/// read like any value, so what the visitor sees is the same either way.
-struct FieldKeys {
-    fields: &'static [&'static str],
-    /// Where in `fields` the next key is expected.
-    next: usize,
-}
-
-impl Keys for FieldKeys {
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn read_key<'de, R: Read<'de>, S: DeserializeSeed<'de>>(
-        &mut self,
-        de: &mut Deserializer<R>,
-        seed: S,
-    ) -> Result<S::Value> {
-        // A matched name skips the length checks of a string literal, as
-        // only strings shorter than `plain_str_bound` may (`max_len`,
-        // `max_alloc`).
-        let at = de.read.offset();
-        if let Some(&name) = self.fields.get(self.next)
-            && (name.len() as u64) < de.plain_str_bound
-            && de.read.eat_name(name)
-        {
-            self.next += 1;
-            let key = KeyStr::new(Name(name), de.opts.max_depth);
-            // An error (an unknown field, where the type denies them) is
-            // placed at the key's tag.
-            return seed.deserialize(key).map_err(|e| e.at(at));
-        }
-        any_key(de, seed)
     }
 }
 

@@ -120,6 +120,10 @@ impl<'de> Read<'de> for SessionRead<'de, '_> {
     fn eat_name(&mut self, name: &str) -> bool {
         self.inner.eat_name(name)
     }
+    #[inline(always)]
+    fn eat_word(&mut self, word: u128, len: usize) -> bool {
+        self.inner.eat_word(word, len)
+    }
 
     fn remember_str(&mut self, span: Span) -> Result<Kept> {
         let bytes = match self.inner.payload(span) {
