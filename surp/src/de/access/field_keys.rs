@@ -91,17 +91,13 @@ impl Keys for FieldKeys {
         // only strings shorter than `plain_str_bound` may (`max_len`,
         // `max_alloc`).
         let at = de.read.offset();
-        let matched = match self.word(self.next) {
-            // The word's tag holds the name's length (under sixteen).
-            word if word != 0 => {
-                let len = word as usize & 0x1f;
-                (len as u64) < de.plain_str_bound && de.read.eat_word(word, len + 1)
+        if let Some(&name) = self.fields.get(self.next)
+            && (name.len() as u64) < de.plain_str_bound
+            && match self.word(self.next) {
+                0 => de.read.eat_name(name),
+                word => de.read.eat_word(word, name.len() + 1),
             }
-            _ => self.fields.get(self.next).is_some_and(|name| {
-                (name.len() as u64) < de.plain_str_bound && de.read.eat_name(name)
-            }),
-        };
-        if matched && let Some(&name) = self.fields.get(self.next) {
+        {
             self.next += 1;
             let key = KeyStr::new(Name(name), de.opts.max_depth);
             // An error (an unknown field, where the type denies them) is
