@@ -1239,6 +1239,42 @@ def decode_only():
     ]
 
 
+def frames():
+    """Streams of frames (section 10): each document behind its length as
+    4 bytes little-endian."""
+    out = []
+
+    def framed(docs):
+        return "".join(len(bytes.fromhex(d)).to_bytes(4, "little").hex() + d for d in docs)
+
+    def add(name, docs, tail="", max_len=None, error=None, offset=None):
+        entry = {"name": name}
+        if max_len is not None:
+            entry["max_len"] = max_len
+        entry["documents"] = docs
+        entry["hex"] = framed(docs) + tail
+        if error is not None:
+            entry["error"] = error
+            entry["offset"] = offset
+        out.append(entry)
+
+    ping = hexify(encode(array(string("ping"), integer(1))))
+    pong = hexify(encode(array(string("pong"), integer(2))))
+    add("no frames", [])
+    add("one frame", [ping])
+    add("two frames back to back", [ping, pong])
+    add("a frame of length 0 (its empty document is no document)", [""])
+    add("a deduplicated document in a frame", [hexify(Dedup().encode(array(string("abc"), string("abc"))))])
+    add("a frame of 300 bytes: the length takes two bytes of the prefix", [hexify(encode(string("x" * 297)))])
+    add("the input ends inside a prefix", [], tail="0700", error="UnexpectedEof", offset=2)
+    add("the input ends inside a prefix, after a frame", [ping], tail="07", error="UnexpectedEof", offset=1)
+    add("the input ends inside a payload", [], tail="07000000a284", error="LengthExceedsInput", offset=0)
+    add("a frame longer than the limit", [], tail=framed([ping]), max_len=6, error="FrameTooLong", offset=0)
+    add("a frame at the limit, then one over it", [ping], tail=framed([hexify(encode(string("pingpong")))]), max_len=7, error="FrameTooLong", offset=0)
+    add("a prefix over the default limit of 16 MiB", [], tail="01000001", error="FrameTooLong", offset=0)
+    return out
+
+
 def main():
     doc = {
         "format": "surp",
@@ -1255,6 +1291,7 @@ def main():
         "dictionaries": dictionaries(),
         "sessions": sessions(),
         "session_invalid": session_invalid(),
+        "frames": frames(),
         "invalid": invalid(),
     }
     path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "surp-v2.json")
@@ -1273,6 +1310,7 @@ def main():
         "dictionaries",
         "sessions",
         "session_invalid",
+        "frames",
         "invalid",
     )
     for i, key in enumerate(keys):

@@ -4,7 +4,9 @@
  * a receiver knows where it ends before decoding it, and refuses one that
  * is too long before buffering it.
  *
- * As in Rust, error offsets count from the start of the frame.
+ * As in Rust, error offsets count from the start of the frame. The
+ * framing is section 10 of the spec (`docs/spec.md`), whose `frames`
+ * vectors the tests check.
  *
  * @module
  */

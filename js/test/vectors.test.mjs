@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { SurpError, decode, encode } from "../dist/index.js";
+import { DEFAULT_MAX_FRAME_LEN, FrameReader, SurpError, decode, encode, frame, readFrames } from "../dist/index.js";
 import { bytesOfHex, fnv1a64, hexOf, normalize, toJs, toNotation } from "./notation.mjs";
 
 const vectors = JSON.parse(readFileSync(new URL("../../docs/vectors/surp-v2.json", import.meta.url), "utf8"));
@@ -81,6 +81,51 @@ test("invalid: each is rejected with the reference's kind and offset", () => {
   for (const v of vectors.invalid) rejects(bytesOfHex(v.hex), v.error, v.offset, v.name);
 });
 
+/**
+ * What a frame reader does with `bytes` (limit `maxLen`): the documents it
+ * delivers, as hex, and the error it ends with, if any. `read` gives it
+ * the bytes and returns the documents, throwing at the error.
+ */
+function framesRead(read) {
+  const docs = [];
+  try {
+    read(docs);
+    return { docs, error: null };
+  } catch (e) {
+    assert.ok(e instanceof SurpError, String(e));
+    return { docs, error: e };
+  }
+}
+
+test("frames: each stream is written and read as listed, whole and a byte at a time", () => {
+  for (const v of vectors.frames) {
+    const bytes = bytesOfHex(v.hex);
+    const maxLen = v.max_len ?? DEFAULT_MAX_FRAME_LEN;
+    if (!("error" in v)) {
+      const written = v.documents.map((d) => [...frame(bytesOfHex(d))]).flat();
+      assert.equal(hexOf(new Uint8Array(written)), hexOf(bytes), v.name);
+    }
+    const whole = framesRead((docs) => {
+      for (const d of readFrames(bytes, maxLen)) docs.push(hexOf(d));
+    });
+    const chunked = framesRead((docs) => {
+      const reader = new FrameReader(maxLen);
+      for (let i = 0; i < bytes.length; i++) for (const d of reader.push(bytes.subarray(i, i + 1))) docs.push(hexOf(d));
+      reader.end();
+    });
+    for (const [how, got] of [["whole", whole], ["byte by byte", chunked]]) {
+      assert.deepStrictEqual(got.docs, v.documents.map((d) => hexOf(bytesOfHex(d))), `${v.name} (${how})`);
+      if ("error" in v) {
+        assert.ok(got.error !== null, `${v.name} (${how}): no error`);
+        assert.equal(got.error.kind, v.error, `${v.name} (${how}): ${got.error.message}`);
+        assert.equal(got.error.offset, v.offset, `${v.name} (${how}): ${got.error.message}`);
+      } else {
+        assert.equal(got.error, null, `${v.name} (${how})`);
+      }
+    }
+  }
+});
+
 /** Every proper prefix of short documents; of long ones, the first and last 256 and some between. */
 function prefixLengths(n) {
   if (n <= 2048) return Array.from({ length: n }, (_, i) => i);
@@ -117,7 +162,7 @@ test("a proper prefix of any valid document is an end-of-input error", () => {
 // so their lists are skipped, by name: a list added to the file later must
 // be checked above or added here.
 const NOT_IMPLEMENTED = ["dictionaries", "sessions", "session_invalid"];
-const CHECKED = ["vectors", "decode_only", "dedup", "deep", "dedup_large", "dedup_limited", "limits", "invalid"];
+const CHECKED = ["vectors", "decode_only", "dedup", "deep", "dedup_large", "dedup_limited", "limits", "frames", "invalid"];
 
 test("every list of the vectors file is checked, or skipped on purpose", () => {
   const lists = Object.keys(vectors).filter((key) => Array.isArray(vectors[key]));

@@ -1,7 +1,8 @@
 //! Length-delimited framing for transports: each document is preceded by
 //! its length, 4 bytes little-endian, so that a receiver knows where it
 //! ends before decoding it and can refuse one that is too long before
-//! reading it.
+//! reading it. The framing is section 10 of the spec (`docs/spec.md`),
+//! whose `frames` vectors this module is tested against.
 //!
 //! ```
 //! # fn main() -> Result<(), surp::Error> {
