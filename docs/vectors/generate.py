@@ -972,6 +972,10 @@ def session_invalid():
     # a kind that has no place in a session, at byte 1.
     in_session = "f103" + dictionary_id([], []).hex() + "e8"
     session("a dictionary document in a session", [header, in_session], "Session(UnknownKind)", 1)
+    # The kind is checked before what follows it, so a document cut short
+    # after its kind is refused for its kind, not for its length.
+    session("a dictionary document cut short in a session", [header, "f10301"], "Session(UnknownKind)", 1)
+    session("a second header cut short", [header, "f10001"], "Session(UnexpectedHeader)", 1)
 
     # Budgets.
     session("a string budget above the decoder's", [session_header(budget(1025, 16, 4096)).hex()], "Session(BudgetTooLarge)", 3)
@@ -1007,6 +1011,11 @@ def session_invalid():
 
     # Sequence numbers.
     session("message 0 missing", [header, msg(1, "e8")], "Session(Sequence)", 2)
+    # The last number, 2^64 - 1, leaves none for a later message: its
+    # replay is out of order like any other.
+    last = (1 << 64) - 1
+    session("a replay of message 2^64 - 1", [header, msg(last, "e8", KIND_RESET), msg(last, "e8")], "Session(Sequence)", 2)
+    session("a reset replaying message 2^64 - 1", [header, msg(last, "e8", KIND_RESET), msg(last, "e8", KIND_RESET)], "Session(Sequence)", 2)
     session("a message lost", [header, msg(0, "e8"), msg(2, "e8")], "Session(Sequence)", 2)
     session("a message replayed", [header, msg(0, "e8"), msg(1, "e8"), msg(1, "e8")], "Session(Sequence)", 2)
     lower = [header, msg(0, "e8"), msg(1, "e8"), msg(1, "e8", KIND_RESET)]
@@ -1098,6 +1107,8 @@ def session_invalid():
     d0 = dictionary_id([], []).hex()
     document("a dictionary document with another dictionary's id", 1, "f103" + d0 + "e8", "Session(WrongDictionary)", 2)
     document("a dictionary document with a session message's kind", 1, "f10100e8", "Session(WrongDictionary)", 1)
+    document("a session message cut short after its kind", 1, "f101", "Session(WrongDictionary)", 1)
+    document("a session header cut short, to a dictionary decoder", 1, "f10001", "Session(WrongDictionary)", 1)
     document("a dictionary document referring past its slots", 1, "f103" + d1 + "f304", "UnknownStringRef", 10)
     document("a dictionary document referring past its shapes", 1, "f103" + d1 + "c301", "UnknownShapeRef", 10)
     document("a truncated dictionary id", 1, "f103" + d1[:8], "UnexpectedEof", 6)

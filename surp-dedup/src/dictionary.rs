@@ -366,27 +366,22 @@ impl DictionaryDecoder {
     /// Decodes a dictionary document, borrowing from `input` where `T`
     /// can (strings of the dictionary itself are copied).
     pub fn from_slice<'de, T: Deserialize<'de>>(&mut self, input: &'de [u8]) -> Result<T> {
-        let value_at = match rules::read_prefix(input)? {
-            rules::Prefix::Dictionary { id, value_at } if id == self.id => value_at,
-            rules::Prefix::Dictionary { id, .. } => {
-                return Err(surp::__private::error_at(
-                    ErrorKind::Session(SessionError::WrongDictionary {
-                        expected: Some(self.id),
-                        found: Some(id),
-                    }),
-                    2,
-                ));
-            }
-            _ => {
-                return Err(surp::__private::error_at(
-                    ErrorKind::Session(SessionError::WrongDictionary {
-                        expected: Some(self.id),
-                        found: None,
-                    }),
-                    1,
-                ));
-            }
+        let wrong = |found, at| {
+            let expected = Some(self.id);
+            let e = SessionError::WrongDictionary { expected, found };
+            surp::__private::error_at(ErrorKind::Session(e), at)
         };
+        // The kind before what follows it: another kind is refused at
+        // byte 1 even when it is cut short (spec section 9.2).
+        if rules::kind_of(input)? != rules::DICTIONARY {
+            return Err(wrong(None, 1));
+        }
+        let rules::Prefix::Dictionary { id, value_at } = rules::read_prefix(input)? else {
+            return Err(wrong(None, 1));
+        };
+        if id != self.id {
+            return Err(wrong(Some(id), 2));
+        }
         let result = self.tables.decode(input, value_at, false);
         if result.is_err() {
             self.tables.reset();

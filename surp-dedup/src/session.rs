@@ -255,7 +255,10 @@ pub struct SessionDecoder {
     options: SessionOptions,
     /// The tables, once a header has been read.
     tables: Option<SessionTables>,
-    next: u64,
+    /// The number the next message must carry (a reset message at least
+    /// it); `None` once a message took the last number, 2^64 − 1, after
+    /// which no message is in order.
+    next: Option<u64>,
     broken: bool,
 }
 
@@ -264,7 +267,7 @@ impl SessionDecoder {
         SessionDecoder {
             options: options.clone(),
             tables: None,
-            next: 0,
+            next: Some(0),
             broken: false,
         }
     }
@@ -288,7 +291,7 @@ impl SessionDecoder {
             Some(dictionary) => dictionary.tables(limits, header.budget),
             None => SessionTables::new(limits, header.budget),
         });
-        self.next = 0;
+        self.next = Some(0);
         self.broken = false;
         Ok(())
     }
@@ -299,34 +302,37 @@ impl SessionDecoder {
         let Some(tables) = &mut self.tables else {
             return Err(error_at(ErrorKind::Session(SessionError::MissingHeader), 0));
         };
-        let (seq, reset, value_at) = match rules::read_prefix(input)? {
-            Prefix::Message {
-                seq,
-                reset,
-                value_at,
-            } => (seq, reset, value_at),
-            Prefix::Header => {
-                return Err(error_at(
-                    ErrorKind::Session(SessionError::UnexpectedHeader),
-                    1,
-                ));
-            }
-            Prefix::Dictionary { .. } => {
-                return Err(error_at(
-                    ErrorKind::Session(SessionError::UnknownKind(rules::DICTIONARY)),
-                    1,
-                ));
-            }
+        // The kind before what follows it: a document of a kind that has
+        // no place in a session is refused at byte 1 even when it is cut
+        // short (spec section 9.1).
+        let kind = rules::kind_of(input)?;
+        let misplaced = || {
+            let e = match kind {
+                rules::HEADER => SessionError::UnexpectedHeader,
+                _ => SessionError::UnknownKind(kind),
+            };
+            error_at(ErrorKind::Session(e), 1)
+        };
+        if kind == rules::HEADER || kind == rules::DICTIONARY {
+            return Err(misplaced());
+        }
+        let Prefix::Message {
+            seq,
+            reset,
+            value_at,
+        } = rules::read_prefix(input)?
+        else {
+            return Err(misplaced());
         };
         // A reset may skip numbers (the messages it follows no longer
         // matter) but never goes back; any other message is the next.
-        let in_order = if reset {
-            seq >= self.next
-        } else {
-            seq == self.next
+        let in_order = match self.next {
+            Some(next) if reset => seq >= next,
+            Some(next) => seq == next,
+            None => false,
         };
         if !in_order {
-            let expected = self.next;
+            let expected = self.next.unwrap_or(u64::MAX);
             return Err(error_at(
                 ErrorKind::Session(SessionError::Sequence {
                     expected,
@@ -341,7 +347,7 @@ impl SessionDecoder {
         } else if self.broken {
             return Err(error_at(ErrorKind::Session(SessionError::Broken), 0));
         }
-        self.next = seq.saturating_add(1);
+        self.next = seq.checked_add(1);
         match tables.decode(input, value_at, true) {
             Ok((value, _tumbled)) => Ok(value),
             Err(e) => {

@@ -202,8 +202,10 @@ pub enum Prefix {
     },
 }
 
-/// The kind byte of the session document `input`.
-fn kind_of(input: &[u8]) -> Result<u8> {
+/// The kind byte of the session document `input`. A decoder checks it
+/// before anything after it, so that a document of a kind it does not take
+/// is refused at byte 1 (spec section 9) even when it is cut short.
+pub fn kind_of(input: &[u8]) -> Result<u8> {
     match input.first() {
         None => Err(Error::new(ErrorKind::UnexpectedEof, 0)),
         Some(&PREFIX) => match input.get(1) {
