@@ -48,7 +48,8 @@ const KEY_CACHE_SIZE = 4096;
 /** Input a decoder accepts: bytes, or a buffer of them. */
 export type Input = Uint8Array | ArrayBufferLike | ArrayBufferView;
 
-function bytesOf(input: Input): Uint8Array {
+/** @internal */
+export function bytesOf(input: Input): Uint8Array {
   if (input instanceof Uint8Array) return input;
   if (ArrayBuffer.isView(input)) return new Uint8Array(input.buffer, input.byteOffset, input.byteLength);
   if (input instanceof ArrayBuffer || (typeof SharedArrayBuffer !== "undefined" && input instanceof SharedArrayBuffer)) {
@@ -69,6 +70,20 @@ function setProperty(o: Record<string, unknown>, key: string, value: unknown): v
   } else {
     o[key] = value;
   }
+}
+
+/**
+ * Deduplication tables that outlive a document (spec section 9): a
+ * session's or a dictionary's. A reference to slot `i` is charged
+ * `slotLens[i]`, one to shape `t` `shapeCharges[t]` (section 7.4).
+ *
+ * @internal
+ */
+export interface DecoderTables {
+  slots: string[];
+  slotLens: number[];
+  shapeKeys: string[][];
+  shapeCharges: number[];
 }
 
 /**
@@ -195,6 +210,40 @@ export class Decoder {
         this.release();
       }
       yield value;
+    }
+  }
+
+  /**
+   * Reads the value at `at` of a session message or dictionary document
+   * (spec section 9), which must end the input, against `tables`: read as
+   * in a deduplicated document, except that the tables do not start empty
+   * and keep what the value adds. Error offsets count from the input's
+   * first byte, and so does the expansion limit (section 9.3).
+   *
+   * @internal
+   */
+  decodeWith(src: Uint8Array, at: number, tables: DecoderTables): unknown {
+    this.setInput(src, at);
+    this.dedup = true;
+    this.docStart = 0;
+    this.slots = tables.slots;
+    this.slotLens = tables.slotLens;
+    this.shapeKeys = tables.shapeKeys;
+    this.shapeCharges = tables.shapeCharges;
+    this.shapeNodes = [];
+    this.expanded = 0;
+    this.allowed = 0;
+    try {
+      const value = this.read(0);
+      if (this.pos !== this.end) {
+        throw new SurpError("TrailingBytes", "trailing bytes after the value", this.pos);
+      }
+      return value;
+    } catch (e) {
+      throw fromEngine(e, this.pos);
+    } finally {
+      // Lets go of `tables`, which stay the caller's.
+      this.release();
     }
   }
 

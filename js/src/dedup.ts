@@ -40,17 +40,28 @@ export class ShapeNode extends KeyTrie {
 
 /**
  * The deduplicating encoder's tables for one document: strings by value
- * (a `Map` to the slot), shapes as a trie of keys.
+ * (a `Map` to the slot), shapes as a trie of keys. For a session or a
+ * dictionary document (spec section 9) they may have an initial state, a
+ * dictionary's entries, kept apart so that returning to it costs nothing.
  */
 export class EncoderTables {
-  /** Each string that holds a slot, keyed as written (well-formed UTF-16). */
-  readonly slots = new Map<string, number>();
-  /** Slots given so far. */
+  /** Each string that holds a slot, keyed as written (well-formed UTF-16), beyond the initial state. */
+  slots = new Map<string, number>();
+  /** Slots given so far, initial state included. */
   strings = 0;
-  /** Shapes registered so far. */
+  /** Shapes registered so far, initial state included. */
   shapes = 0;
-  /** The shape table: the empty key sequence. */
+  /** The shape table beyond the initial state: the empty key sequence. */
   root = new ShapeNode();
+  /** The initial state's strings and shapes, if it has any. */
+  initialSlots: Map<string, number> | null = null;
+  initialRoot: ShapeNode | null = null;
+  initialStrings = 0;
+  initialShapes = 0;
+  /** Whether to count what the entries beyond the initial state weigh against a session's budget. */
+  charging = false;
+  /** That weight (spec section 9.1): `len + 32` a slot, `32 + Σ (len(k) + 8)` a shape. */
+  bytes = 0;
 
   constructor(
     /** The most slots to give; 0 in the shapes-only mode. */
@@ -59,11 +70,103 @@ export class EncoderTables {
     readonly maxShapes: number,
   ) {}
 
-  /** Empties the tables for the next document. */
+  /** Returns the tables to their initial state (empty, for a document of its own). */
   reset(): void {
-    if (this.strings > 0) this.slots.clear();
-    this.strings = 0;
-    if (this.shapes > 0) this.root = new ShapeNode();
-    this.shapes = 0;
+    if (this.strings > this.initialStrings) this.slots.clear();
+    this.strings = this.initialStrings;
+    if (this.shapes > this.initialShapes) this.root = new ShapeNode();
+    this.shapes = this.initialShapes;
+    this.bytes = 0;
   }
+
+  /** The slot of the string `s` (as written), if it has one. */
+  slot(s: string): number | undefined {
+    const slot = this.slots.get(s);
+    if (slot !== undefined || this.initialSlots === null) return slot;
+    return this.initialSlots.get(s);
+  }
+
+  /**
+   * The node of the shape with the keys `keys`, the lowest-numbered one
+   * (the initial state's first), or a node without a shape, or undefined.
+   */
+  findShape(keys: readonly string[], n: number): ShapeNode | undefined {
+    if (this.initialRoot !== null) {
+      const node = this.initialRoot.find(keys, 0, n);
+      if (node !== undefined && node.shape >= 0) return node;
+    }
+    return this.root.find(keys, 0, n);
+  }
+
+  /**
+   * Makes a dictionary's strings and shapes (already checked by the rules
+   * of section 9.2, keys well-formed) the initial state of empty tables:
+   * slots 0 to `k - 1`, shapes 0 to `m - 1`. Each shape is written as a
+   * reference when that is shorter than its explicit form, which the rules
+   * keep from changing (its keys hold slots now or never will).
+   */
+  setInitial(strings: readonly string[], shapes: readonly (readonly string[])[]): void {
+    const slots = new Map<string, number>();
+    for (let i = 0; i < strings.length; i++) slots.set(strings[i], i);
+    const root = new ShapeNode();
+    for (let t = 0; t < shapes.length; t++) {
+      const keys = shapes[t];
+      let explicit = keys.length <= 15 ? 1 : 2;
+      let node = root;
+      for (const k of keys) {
+        const slot = slots.get(k);
+        if (slot !== undefined) {
+          explicit += strRefSize(slot);
+        } else {
+          const len = utf8Length(k);
+          explicit += len + (len < 32 ? 1 : len < 0x100 ? 2 : len < 0x10000 ? 3 : len < 2 ** 32 ? 5 : 9);
+        }
+        node = node.childOrNew(k);
+      }
+      if (node.shape < 0) {
+        node.shape = t;
+        node.reference = shapeRefSize(t) < explicit;
+      }
+    }
+    this.initialSlots = strings.length > 0 ? slots : null;
+    this.initialRoot = shapes.length > 0 ? root : null;
+    this.initialStrings = strings.length;
+    this.initialShapes = shapes.length;
+    this.slots = new Map();
+    this.root = new ShapeNode();
+    this.strings = strings.length;
+    this.shapes = shapes.length;
+    this.bytes = 0;
+  }
+}
+
+/** The UTF-8 length of `s` as written (a lone surrogate as U+FFFD, 3 bytes). */
+export function utf8Length(s: string): number {
+  let len = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      len += 1;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        // A pair: 4 bytes for 2 units.
+        len += 2;
+        i++;
+      } else {
+        len += 2;
+      }
+    } else {
+      len += 2;
+    }
+  }
+  return len;
+}
+
+/** What a shape with these keys weighs against a session's budget: `32 + Σ (len(k) + 8)`. */
+export function shapeCharge(keys: readonly string[]): number {
+  let sum = 32;
+  for (const k of keys) sum += utf8Length(k) + 8;
+  return sum;
 }

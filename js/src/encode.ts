@@ -9,7 +9,7 @@
  * @module
  */
 
-import { EncoderTables, MAX_SHAPE_KEYS, shapeRefSize, strRefSize } from "./dedup.js";
+import { EncoderTables, MAX_SHAPE_KEYS, shapeCharge, shapeRefSize, strRefSize } from "./dedup.js";
 import { SurpError, depthLimitExceeded, fromEngine, unsupported } from "./errors.js";
 import { f16BitsOfF32, f32Bits, Float, narrowNaN } from "./float.js";
 import {
@@ -111,24 +111,60 @@ export class Encoder {
       }
       this.value(value, 0);
       // The marker stays only if a reference needs it (section 7.3).
-      const start = tables !== null && !this.refs ? 1 : 0;
-      if (this.pos < HAND_OVER) return this.buf.slice(start, this.pos);
-      // A large document keeps the buffer it was written in, which is
-      // then the caller's alone: copying it out would cost as much again
-      // as writing it. The next call starts a new buffer (see `fresh`).
-      // Past the document, the buffer holds memory that was never
-      // written (see `allocate`): zeroed, so that nothing leaks.
-      this.buf.fill(0, this.pos);
-      const out = this.buf.subarray(start, this.pos);
-      this.handedOver = this.pos + (this.pos >>> 3) + 1024;
-      this.buf = EMPTY;
-      return out;
+      return this.output(tables !== null && !this.refs ? 1 : 0);
     } catch (e) {
       throw fromEngine(e);
     } finally {
       this.busy = false;
       if (this.tables !== null) this.tables.reset();
     }
+  }
+
+  /**
+   * A session message or dictionary document (spec section 9): `prefix`,
+   * then `value` written against the tables as they stand, without the
+   * marker. The tables keep what it adds; after an error they are in no
+   * defined state, and the caller returns them to their initial state.
+   *
+   * @internal
+   */
+  encodePrefixed(prefix: ArrayLike<number>, value: unknown): Uint8Array {
+    if (this.busy || this.tables === null) {
+      throw new SurpError("Message", "a session or dictionary encoder cannot encode while it encodes");
+    }
+    this.busy = true;
+    try {
+      this.pos = 0;
+      if (this.buf === EMPTY) this.fresh();
+      this.ensure(prefix.length);
+      for (let i = 0; i < prefix.length; i++) this.buf[this.pos++] = prefix[i];
+      this.value(value, 0);
+      return this.output(0);
+    } catch (e) {
+      throw fromEngine(e);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  /** The deduplication tables (for sessions and dictionaries). @internal */
+  get dedupTables(): EncoderTables | null {
+    return this.tables;
+  }
+
+  /** The document written, from `start` to `pos`. */
+  private output(start: number): Uint8Array {
+    if (this.pos < HAND_OVER) return this.buf.slice(start, this.pos);
+    // A large document keeps the buffer it was written in, which is
+    // then the caller's alone: copying it out would cost as much again
+    // as writing it. The next call starts a new buffer (see `fresh`).
+    // Past the document, the buffer holds memory that was never
+    // written (see `allocate`): zeroed, so that nothing leaks.
+    this.buf.fill(0, this.pos);
+    const out = this.buf.subarray(start, this.pos);
+    this.handedOver = this.pos + (this.pos >>> 3) + 1024;
+    this.buf = EMPTY;
+    return out;
   }
 
   /** A new buffer, a little larger than the document that took the last one with it. */
@@ -347,10 +383,10 @@ export class Encoder {
     let shapeKeys: string[] | null = null;
     if (shapeable && tables.shapes > 0) {
       // The lowest-numbered shape registered before this map's first byte.
-      let node = tables.root.find(keys, 0, n);
-      if (node === undefined && !keys.every(isWellFormed)) {
+      let node = tables.findShape(keys, n);
+      if ((node === undefined || node.shape < 0) && !keys.every(isWellFormed)) {
         shapeKeys = keys.map(wellFormed);
-        node = tables.root.find(shapeKeys, 0, n);
+        node = tables.findShape(shapeKeys, n);
       }
       if (node !== undefined && node.reference) {
         this.shapeRef(node.shape);
@@ -377,6 +413,7 @@ export class Encoder {
         node.reference = shapeRefSize(t) < now;
       }
       tables.shapes = t + 1;
+      if (tables.charging) tables.bytes += shapeCharge(shapeKeys);
     }
   }
 
@@ -487,7 +524,7 @@ export class Encoder {
       // Shapes only: no string is ever looked up.
       return (this.sizeNow = this.string(s));
     }
-    const slot = tables.slots.get(s);
+    const slot = tables.slot(s);
     if (slot !== undefined) return (this.sizeNow = this.stringRef(slot));
     const start = this.pos;
     const size = this.string(s);
@@ -498,7 +535,7 @@ export class Encoder {
       // holds strings as written, and this one may be there already.
       key = wellFormed(s);
       if (key !== s) {
-        const same = tables.slots.get(key);
+        const same = tables.slot(key);
         if (same !== undefined) {
           this.pos = start;
           return (this.sizeNow = this.stringRef(same));
@@ -509,6 +546,7 @@ export class Encoder {
     if (len >= strRefSize(next) && next < tables.maxStrings) {
       tables.slots.set(key, next);
       tables.strings = next + 1;
+      if (tables.charging) tables.bytes += len + 32;
       this.sizeNow = strRefSize(next);
     } else {
       this.sizeNow = size;

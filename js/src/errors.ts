@@ -40,7 +40,43 @@ export type ErrorKind =
   /** A deduplication reference in a document without the marker. */
   | "RefWithoutMarker"
   /** A JavaScript value that has no Surp form (a function, a symbol, ...). */
-  | "Message";
+  | "Message"
+  /** A session or dictionary rule (spec section 9) broken; `SurpError.session` says which. */
+  | "Session";
+
+/**
+ * Which rule of sessions and dictionaries (spec section 9) an error of kind
+ * `"Session"` is about; each name is a variant of the Rust
+ * `surp::error::SessionError`, so that the test vectors' `Session(X)` is
+ * `kind` `"Session"` with `session` `"X"`.
+ */
+export type SessionErrorKind =
+  /** A plain or deduplicated document where a session document was expected. */
+  | "NotASessionDocument"
+  /** A session prefix followed by a kind byte that no version defines, or one that has no place here. */
+  | "UnknownKind"
+  /** A session header of a version other than 1. */
+  | "UnsupportedVersion"
+  /** A header's dictionary flag is neither 0 nor 1. */
+  | "InvalidFlag"
+  /** A document that is not a header where the header was expected. */
+  | "MissingHeader"
+  /** A second header in one session. */
+  | "UnexpectedHeader"
+  /** A message number that is not an unsigned integer of at most 8 bytes. */
+  | "InvalidSequence"
+  /** A message out of order: lost, reordered, replayed or from another session. */
+  | "Sequence"
+  /** A message after one that failed to decode, before a reset message. */
+  | "Broken"
+  /** A header asks for a larger budget than the decoder accepts. */
+  | "BudgetTooLarge"
+  /** A document of another dictionary, of one the decoder lacks, or without the decoder's. */
+  | "WrongDictionary"
+  /** A dictionary that breaks a rule of section 9.2. */
+  | "InvalidDictionary"
+  /** The encoder's message numbers are exhausted. */
+  | "SequenceExhausted";
 
 /** The broad class of an error, as Rust's `Error::classify()` gives it. */
 export type Category =
@@ -70,6 +106,7 @@ const CATEGORY: Record<ErrorKind, Category> = {
   RefWithoutMarker: "Syntax",
   IntegerOutOfRange: "Data",
   Message: "Data",
+  Session: "Syntax",
 };
 
 /**
@@ -91,13 +128,16 @@ export class SurpError extends Error {
   readonly category: Category;
   /** The byte offset in the input where the problem was found; `undefined` for encoding errors. */
   readonly offset: number | undefined;
+  /** For kind `"Session"`, which rule of spec section 9 (the Rust `SessionError` variant); else `undefined`. */
+  readonly session: SessionErrorKind | undefined;
 
   /** @internal */
-  constructor(kind: ErrorKind, description: string, offset?: number) {
+  constructor(kind: ErrorKind, description: string, offset?: number, session?: SessionErrorKind) {
     super(offset === undefined ? description : `${description} at byte ${offset}`);
     this.kind = kind;
     this.category = CATEGORY[kind];
     this.offset = offset;
+    this.session = session;
   }
 
   override get name(): string {
@@ -180,6 +220,11 @@ export function unknownRef(
 /** @internal */
 export function frameTooLong(len: number, limit: number, offset?: number): SurpError {
   return new SurpError("FrameTooLong", `frame of length ${len} exceeds the limit of ${limit}`, offset);
+}
+
+/** @internal */
+export function sessionError(session: SessionErrorKind, description: string, offset?: number): SurpError {
+  return new SurpError("Session", description, offset, session);
 }
 
 /** @internal */

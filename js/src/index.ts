@@ -21,7 +21,23 @@ import type { DecodeOptions, EncodeOptions } from "./options.js";
 
 export { Decoder, type Input } from "./decode.js";
 export { Encoder } from "./encode.js";
-export { type Category, type ErrorKind, SurpError } from "./errors.js";
+export { type Category, type ErrorKind, type SessionErrorKind, SurpError } from "./errors.js";
+export {
+  Dictionary,
+  DictionaryDecoder,
+  DictionaryEncoder,
+  type DictionaryEncodeOptions,
+} from "./dictionary.js";
+export {
+  type Budget,
+  DEFAULT_BUDGET,
+  SessionDecoder,
+  type SessionDecoderOptions,
+  SessionEncoder,
+  type SessionEncoderOptions,
+  type SessionOptions,
+  type TableUsage,
+} from "./session.js";
 export { Float } from "./float.js";
 export { Entries, Some } from "./value.js";
 export { DEFAULT_MAX_FRAME_LEN, FrameReader, PREFIX_LEN, frame, readFrames } from "./frame.js";
