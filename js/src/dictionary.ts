@@ -148,10 +148,11 @@ export class Dictionary {
    * A lone surrogate is kept as U+FFFD, as the encoder writes it.
    */
   constructor(strings: readonly string[], shapes: readonly (readonly string[])[] = []) {
-    if (!Array.isArray(strings) || !strings.every((s) => typeof s === "string")) {
+    // Indexed loops, not `every`, which skips the holes of a sparse array.
+    if (!Array.isArray(strings) || !allStrings(strings)) {
       throw invalid("the strings are not an array of strings");
     }
-    if (!Array.isArray(shapes) || !shapes.every((k) => Array.isArray(k) && k.every((s) => typeof s === "string"))) {
+    if (!Array.isArray(shapes) || !allOf(shapes, (k) => Array.isArray(k) && allStrings(k))) {
       throw invalid("the shapes are not an array of arrays of strings");
     }
     const ss = strings.map(wellFormed);
@@ -255,6 +256,7 @@ export type DictionaryEncodeOptions = Pick<EncodeOptions, "maxDepth" | "ignoreUn
 export class DictionaryEncoder {
   private readonly encoder: Encoder;
   private readonly prefix: number[];
+  private busy = false;
 
   constructor(dictionary: Dictionary, options: DictionaryEncodeOptions = {}) {
     this.encoder = initialEncoder(dictionary, options);
@@ -263,12 +265,17 @@ export class DictionaryEncoder {
 
   /** Encodes `value` as a dictionary document. */
   encode(value: unknown): Uint8Array {
+    // As in a session: a call from inside this one (a `toJSON`, a getter)
+    // is refused before it touches the tables of the document under way.
+    if (this.busy) throw new SurpError("Message", "a dictionary encoder cannot encode while it encodes");
     const tables = this.encoder.dedupTables!;
+    this.busy = true;
     try {
       return this.encoder.encodePrefixed(this.prefix, value);
     } finally {
       // A document's own entries end with it.
       tables.reset();
+      this.busy = false;
     }
   }
 }
@@ -326,4 +333,14 @@ export class DictionaryDecoder {
       this.tables.reset();
     }
   }
+}
+
+/** Whether `test` holds for every index of `items`, holes included. */
+function allOf<T>(items: readonly T[], test: (item: T) => boolean): boolean {
+  for (let i = 0; i < items.length; i++) if (!test(items[i])) return false;
+  return true;
+}
+
+function allStrings(items: readonly unknown[]): boolean {
+  return allOf(items, (s) => typeof s === "string");
 }

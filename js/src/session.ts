@@ -109,6 +109,8 @@ export class SessionEncoder {
   private next = 0n;
   /** The tables returned to their initial state other than by tumbling: the next message says so. */
   private resetNext = false;
+  /** Whether a message is being encoded. */
+  private busy = false;
 
   constructor(options: SessionEncoderOptions = {}) {
     this.budget = budgetOf(options);
@@ -131,14 +133,21 @@ export class SessionEncoder {
     if (this.next === LAST_SEQUENCE) {
       throw sessionError("SequenceExhausted", "the session's message numbers are exhausted");
     }
+    // A `toJSON` or a getter that calls this encoder while it encodes
+    // would write against tables in the middle of a message: refused
+    // before anything is touched, so the message under way is unharmed.
+    if (this.busy) throw new SurpError("Message", "a session encoder cannot encode while it encodes");
     const prefix = [tag.RESERVED, this.resetNext ? KIND_RESET : KIND_MESSAGE, ...uintBytes(this.next)];
     let out: Uint8Array;
+    this.busy = true;
     try {
       out = this.encoder.encodePrefixed(prefix, value);
     } catch (e) {
       // The decoder never sees this message: start again from the initial state.
       this.reset();
       throw e;
+    } finally {
+      this.busy = false;
     }
     const t = this.tables;
     if (exceeds(this.budget, t.strings - t.initialStrings, t.shapes - t.initialShapes, t.bytes)) {

@@ -8,6 +8,7 @@ import {
   DEFAULT_BUDGET,
   Dictionary,
   DictionaryDecoder,
+  DictionaryEncoder,
   SessionDecoder,
   SessionEncoder,
   SurpError,
@@ -134,12 +135,58 @@ test("a value the encoder cannot write takes no number, and the next message res
   const decoder = new SessionDecoder();
   decoder.readHeader(encoder.header());
   decoder.decode(encoder.encode({ status: "active" }));
-  assert.throws(() => encoder.encode({ status: "active", f: () => 0 }), SurpError);
+  // The failed value adds a string and a shape before it fails: the
+  // decoder never sees them, so the next message must not refer to them.
+  const unsent = "written only in the message that failed";
+  assert.throws(() => encoder.encode({ note: unsent, other: unsent, f: () => 0 }), SurpError);
   assert.equal(encoder.messages, 1n);
-  const next = encoder.encode({ status: "active" });
+  const next = encoder.encode({ note: unsent, other: unsent });
   assert.equal(hexOf(next.subarray(0, 3)), "f10201");
-  assert.deepStrictEqual(decoder.decode(next), { status: "active" });
+  assert.ok(hexOf(next).includes(hexOf(new TextEncoder().encode(unsent))), "the string is written out again");
+  assert.deepStrictEqual(decoder.decode(next), { note: unsent, other: unsent });
   assert.equal(encoder.encode({ status: "active" })[1], 0x01);
+});
+
+test("an encode from inside an encode is refused and leaves the message under way intact", () => {
+  const encoder = new SessionEncoder();
+  const decoder = new SessionDecoder();
+  decoder.readHeader(encoder.header());
+  let inner = null;
+  const sneaky = {
+    toJSON() {
+      try {
+        encoder.encode(["inner"]);
+      } catch (e) {
+        inner = e;
+      }
+      return "x";
+    },
+  };
+  // A getter that re-enters between the strings of the outer message.
+  const value = ["aaaa", { get g() { return sneaky.toJSON(); } }, "bbbb", "bbbb"];
+  const message = encoder.encode(value);
+  assert.ok(inner instanceof SurpError && inner.kind === "Message", String(inner));
+  assert.deepStrictEqual(decoder.decode(message), ["aaaa", { g: "x" }, "bbbb", "bbbb"]);
+  assert.deepStrictEqual(decoder.decode(encoder.encode(["aaaa", "bbbb"])), ["aaaa", "bbbb"]);
+
+  const dictionary = new Dictionary(["alpha"], []);
+  const documents = new DictionaryEncoder(dictionary);
+  let refused = null;
+  const doc = documents.encode([
+    "cccc",
+    { get g() { try { documents.encode(["inner"]); } catch (e) { refused = e; } return "y"; } },
+    "dddd",
+    "dddd",
+  ]);
+  assert.ok(refused instanceof SurpError && refused.kind === "Message", String(refused));
+  assert.deepStrictEqual(dictionary.decode(doc), ["cccc", { g: "y" }, "dddd", "dddd"]);
+});
+
+test("a dictionary of a sparse array is refused as invalid, not with a TypeError", () => {
+  // eslint-disable-next-line no-sparse-arrays
+  assert.throws(() => new Dictionary([, "abc"], []), (e) => e instanceof SurpError && e.session === "InvalidDictionary");
+  // eslint-disable-next-line no-sparse-arrays
+  assert.throws(() => new Dictionary([], [[, "abc"]]), (e) => e instanceof SurpError && e.session === "InvalidDictionary");
 });
 
 test("sequence numbers past 2^53 are exact", () => {
