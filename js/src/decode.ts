@@ -173,10 +173,18 @@ export class Decoder {
 
   /** Decodes one document, which must fill `input` exactly. */
   decode(input: Input): unknown {
-    const src = bytesOf(input);
-    this.setInput(src, 0);
+    this.setInput(bytesOf(input), 0);
+    return this.whole(false);
+  }
+
+  /**
+   * The value that must end the input set by `setInput`: a document's
+   * (its marker first), or with `tablesSet` a value read against the
+   * tables already in place (`decodeWith`). Lets go of the input after.
+   */
+  private whole(tablesSet: boolean): unknown {
     try {
-      const value = this.document();
+      const value = tablesSet ? this.read(0) : this.document();
       if (this.pos !== this.end) {
         throw new SurpError("TrailingBytes", "trailing bytes after the value", this.pos);
       }
@@ -184,6 +192,7 @@ export class Decoder {
     } catch (e) {
       throw fromEngine(e, this.pos);
     } finally {
+      // For `decodeWith`, this also lets go of the tables, which stay the caller's.
       this.release();
     }
   }
@@ -233,18 +242,7 @@ export class Decoder {
     this.shapeNodes = [];
     this.expanded = 0;
     this.allowed = 0;
-    try {
-      const value = this.read(0);
-      if (this.pos !== this.end) {
-        throw new SurpError("TrailingBytes", "trailing bytes after the value", this.pos);
-      }
-      return value;
-    } catch (e) {
-      throw fromEngine(e, this.pos);
-    } finally {
-      // Lets go of `tables`, which stay the caller's.
-      this.release();
-    }
+    return this.whole(true);
   }
 
   private setInput(src: Uint8Array, pos: number): void {
