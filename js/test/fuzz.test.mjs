@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { SurpError, decode, decodeAll, encode } from "../dist/index.js";
+import { Dictionary, SessionDecoder, SurpError, decode, decodeAll, encode } from "../dist/index.js";
 import { bytesOfHex } from "./notation.mjs";
 
 const BUDGET_MS = Number(process.env.SURP_FUZZ_MS ?? (process.env.CI ? 10_000 : 2_000));
@@ -97,4 +97,116 @@ test("random and mutated input: a value or a SurpError, quickly", { timeout: BUD
   }
   assert.ok(runs > 100, `only ${runs} inputs in ${BUDGET_MS} ms`);
   t.diagnostic(`fuzz: ${runs} inputs, ${failures} rejections, seed ${seed}`);
+});
+
+// Sessions and dictionaries (spec section 9): the vectors' headers,
+// messages, dictionary documents and stored dictionaries, mutated, given
+// to decoders that live across inputs (so that a broken session, a
+// tumble or a reset is part of the state the next input meets).
+const dictionaries = vectors.dictionaries.map((d) => new Dictionary(d.strings, d.shapes));
+const sessionSeeds = vectors.sessions.map((s) => ({
+  dictionary: s.dictionary === null ? undefined : dictionaries[s.dictionary],
+  budget: s.budget,
+  header: bytesOfHex(s.header),
+  messages: s.messages.map((m) => bytesOfHex(m.hex)),
+}));
+const dictionarySeeds = vectors.dictionaries.map((d, i) => ({
+  dictionary: dictionaries[i],
+  stored: bytesOfHex(d.hex),
+  documents: d.documents.map((doc) => bytesOfHex(doc.hex)),
+}));
+
+/** A mutation of `bytes` (one to four edits), as `mutate` makes of the seeds. */
+function mutateSeed(random, bytes) {
+  const out = [...bytes];
+  const edits = 1 + random(4);
+  for (let i = 0; i < edits; i++) {
+    const at = random(out.length + 1);
+    switch (random(3)) {
+      case 0:
+        if (at < out.length) out[at] = random(256);
+        break;
+      case 1:
+        out.splice(at, 0, INTERESTING[random(INTERESTING.length)]);
+        break;
+      default:
+        out.splice(at, 1 + random(3));
+    }
+  }
+  return Uint8Array.from(out);
+}
+
+test("mutated session and dictionary documents: a value or a SurpError, quickly", { timeout: BUDGET_MS + 60_000 }, (t) => {
+  const seed = Number(process.env.SURP_FUZZ_SEED ?? Date.now() % 2 ** 31);
+  const random = rng(seed);
+  const stop = Date.now() + BUDGET_MS / 2;
+  let runs = 0;
+  let failures = 0;
+  let session = null;
+  let decoder = null;
+  let next = 0;
+  const attempt = (input, run) => {
+    const started = performance.now();
+    try {
+      run();
+    } catch (e) {
+      if (!(e instanceof SurpError)) {
+        assert.fail(`seed ${seed}: ${Buffer.from(input).toString("hex")} threw ${e?.stack ?? e}`);
+      }
+      // Some session errors name no byte (a vector's null offset).
+      if (e.offset !== undefined) {
+        assert.ok(Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= input.length, `seed ${seed}: offset ${e.offset}`);
+      }
+      failures++;
+    }
+    const took = performance.now() - started;
+    assert.ok(took < 1000, `seed ${seed}: ${input.length} bytes took ${took} ms`);
+    runs++;
+  };
+  while (Date.now() < stop) {
+    for (let k = 0; k < 100; k++) {
+      if (session === null || next >= session.messages.length) {
+        session = sessionSeeds[random(sessionSeeds.length)];
+        decoder = new SessionDecoder({ budget: session.budget, dictionary: session.dictionary });
+        decoder.readHeader(session.header);
+        next = 0;
+      }
+      switch (random(6)) {
+        case 0:
+        case 1: {
+          // The session's next message, mostly as sent, sometimes mutated:
+          // the decoder goes on from whatever state that leaves.
+          const m = session.messages[next++];
+          const input = random(4) === 0 ? mutateSeed(random, m) : m;
+          attempt(input, () => decoder.decode(input));
+          break;
+        }
+        case 2: {
+          const input = mutateSeed(random, session.header);
+          const fresh = new SessionDecoder({ budget: session.budget, dictionary: session.dictionary });
+          attempt(input, () => fresh.readHeader(input));
+          break;
+        }
+        case 3: {
+          const d = dictionarySeeds[random(dictionarySeeds.length)];
+          if (d.documents.length === 0) break;
+          const input = mutateSeed(random, d.documents[random(d.documents.length)]);
+          attempt(input, () => d.dictionary.decode(input));
+          break;
+        }
+        case 4: {
+          const d = dictionarySeeds[random(dictionarySeeds.length)];
+          const input = mutateSeed(random, d.stored);
+          attempt(input, () => Dictionary.fromBytes(input));
+          break;
+        }
+        default: {
+          const input = mutate(random);
+          attempt(input, () => decoder.decode(input));
+        }
+      }
+    }
+  }
+  assert.ok(runs > 100, `only ${runs} inputs in ${BUDGET_MS / 2} ms`);
+  t.diagnostic(`session fuzz: ${runs} inputs, ${failures} rejections, seed ${seed}`);
 });
