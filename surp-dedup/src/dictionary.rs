@@ -376,9 +376,7 @@ impl DictionaryDecoder {
         if rules::kind_of(input)? != rules::DICTIONARY {
             return Err(wrong(None, 1));
         }
-        let rules::Prefix::Dictionary { id, value_at } = rules::read_prefix(input)? else {
-            return Err(wrong(None, 1));
-        };
+        let (id, value_at) = rules::document_dictionary_id(input)?;
         if id != self.id {
             return Err(wrong(Some(id), 2));
         }

@@ -3,7 +3,7 @@
 
 use serde::de::Deserialize;
 use serde::ser::Serialize;
-use surp::__private::session::{self as rules, Budget, Header, Prefix, SessionTables};
+use surp::__private::session::{self as rules, Budget, Header, SessionTables};
 use surp::__private::{error, error_at};
 use surp::error::SessionError;
 use surp::{ErrorKind, Result};
@@ -306,24 +306,16 @@ impl SessionDecoder {
         // no place in a session is refused at byte 1 even when it is cut
         // short (spec section 9.1).
         let kind = rules::kind_of(input)?;
-        let misplaced = || {
-            let e = match kind {
-                rules::HEADER => SessionError::UnexpectedHeader,
-                _ => SessionError::UnknownKind(kind),
-            };
-            error_at(ErrorKind::Session(e), 1)
+        let misplaced = match kind {
+            rules::HEADER => Some(SessionError::UnexpectedHeader),
+            rules::DICTIONARY => Some(SessionError::UnknownKind(kind)),
+            _ => None,
         };
-        if kind == rules::HEADER || kind == rules::DICTIONARY {
-            return Err(misplaced());
+        if let Some(e) = misplaced {
+            return Err(error_at(ErrorKind::Session(e), 1));
         }
-        let Prefix::Message {
-            seq,
-            reset,
-            value_at,
-        } = rules::read_prefix(input)?
-        else {
-            return Err(misplaced());
-        };
+        let (seq, value_at) = rules::message_number(input)?;
+        let reset = kind == rules::RESET;
         // A reset may skip numbers (the messages it follows no longer
         // matter) but never goes back; any other message is the next.
         let in_order = match self.next {

@@ -177,31 +177,6 @@ impl Header {
     }
 }
 
-/// A session document's prefix, read: what follows it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Prefix {
-    /// A session header; read it with [`Header::read`].
-    Header,
-    /// A session message: its number, whether it resets the tables first,
-    /// and where its value starts.
-    Message {
-        /// The message's number.
-        seq: u64,
-        /// Kind `02`: the tables return to their initial state first.
-        reset: bool,
-        /// The offset of its value.
-        value_at: usize,
-    },
-    /// A dictionary document: its dictionary's id and where its value
-    /// starts.
-    Dictionary {
-        /// The id of the dictionary it was written with.
-        id: u64,
-        /// The offset of its value.
-        value_at: usize,
-    },
-}
-
 /// The kind byte of the session document `input`. A decoder checks it
 /// before anything after it, so that a document of a kind it does not take
 /// is refused at byte 1 (spec section 9) even when it is cut short.
@@ -217,30 +192,20 @@ pub fn kind_of(input: &[u8]) -> Result<u8> {
     }
 }
 
-/// Reads the prefix of the session document `input`.
-pub fn read_prefix(input: &[u8]) -> Result<Prefix> {
-    match kind_of(input)? {
-        HEADER => Ok(Prefix::Header),
-        DICTIONARY => match input.get(2..10) {
-            Some(id) => Ok(Prefix::Dictionary {
-                id: wire::le_u64(id),
-                value_at: 10,
-            }),
-            None => Err(Error::new(ErrorKind::UnexpectedEof, input.len())),
-        },
-        kind => {
-            let (seq, value_at) = read_seq(input, 2)?;
-            Ok(Prefix::Message {
-                seq,
-                reset: kind == RESET,
-                value_at,
-            })
-        }
+/// The dictionary id of `input`, a dictionary document whose kind
+/// [`kind_of`] has read, and where its value starts.
+pub fn document_dictionary_id(input: &[u8]) -> Result<(u64, usize)> {
+    match input.get(2..10) {
+        Some(id) => Ok((wire::le_u64(id), 10)),
+        None => Err(Error::new(ErrorKind::UnexpectedEof, input.len())),
     }
 }
 
-/// A message number at `at`: an unsigned integer value, any width.
-fn read_seq(input: &[u8], at: usize) -> Result<(u64, usize)> {
+/// The number of `input`, a session message whose kind [`kind_of`] has
+/// read (an unsigned integer value of any width), and where its value
+/// starts.
+pub fn message_number(input: &[u8]) -> Result<(u64, usize)> {
+    let at = 2;
     let Some(&tag) = input.get(at) else {
         return Err(Error::new(ErrorKind::UnexpectedEof, input.len()));
     };
@@ -356,7 +321,7 @@ mod tests {
             header.write(&mut bytes);
             assert_eq!(bytes.len(), if dictionary.is_some() { 24 } else { 16 });
             assert_eq!(Header::read(&bytes).unwrap(), header);
-            assert_eq!(read_prefix(&bytes).unwrap(), Prefix::Header);
+            assert_eq!(kind_of(&bytes).unwrap(), HEADER);
             // Every truncation is an error, and so is a byte more.
             for n in 0..bytes.len() {
                 assert!(Header::read(&bytes[..n]).is_err(), "{n}");
@@ -378,39 +343,32 @@ mod tests {
                 let at = bytes.len();
                 bytes.push(wire::NULL);
                 assert_eq!(
-                    read_prefix(&bytes).unwrap(),
-                    Prefix::Message {
-                        seq,
-                        reset,
-                        value_at: at
-                    }
+                    kind_of(&bytes).unwrap(),
+                    if reset { RESET } else { MESSAGE }
                 );
+                assert_eq!(message_number(&bytes).unwrap(), (seq, at));
             }
         }
         // A non-minimal width is accepted.
         assert_eq!(
-            read_prefix(&[PREFIX, MESSAGE, wire::UINT1 + 1, 5, 0, wire::NULL]).unwrap(),
-            Prefix::Message {
-                seq: 5,
-                reset: false,
-                value_at: 5
-            }
+            message_number(&[PREFIX, MESSAGE, wire::UINT1 + 1, 5, 0, wire::NULL]).unwrap(),
+            (5, 5)
         );
         // A number that is not an unsigned integer, an unknown kind, and a
         // document that is not a session document.
-        let err = read_prefix(&[PREFIX, MESSAGE, wire::NULL]).unwrap_err();
+        let err = message_number(&[PREFIX, MESSAGE, wire::NULL]).unwrap_err();
         assert_eq!(
             *err.kind(),
             ErrorKind::Session(SessionError::InvalidSequence(wire::NULL))
         );
         assert_eq!(err.offset(), Some(2));
-        let err = read_prefix(&[PREFIX, 4]).unwrap_err();
+        let err = kind_of(&[PREFIX, 4]).unwrap_err();
         assert_eq!(
             *err.kind(),
             ErrorKind::Session(SessionError::UnknownKind(4))
         );
         assert_eq!(err.offset(), Some(1));
-        let err = read_prefix(&[wire::NULL]).unwrap_err();
+        let err = kind_of(&[wire::NULL]).unwrap_err();
         assert_eq!(
             *err.kind(),
             ErrorKind::Session(SessionError::NotASessionDocument)
