@@ -6,7 +6,9 @@
  * @module
  */
 
+import { strSize } from "./tag.js";
 import { KeyTrie } from "./trie.js";
+import { utf8Length } from "./utf8.js";
 
 /** The most keys a shape has. */
 export const MAX_SHAPE_KEYS = 64;
@@ -60,7 +62,7 @@ export class EncoderTables {
   initialShapes = 0;
   /** Whether to count what the entries beyond the initial state weigh against a session's budget. */
   charging = false;
-  /** That weight (spec section 9.1): `len + 32` a slot, `32 + Σ (len(k) + 8)` a shape. */
+  /** That weight: {@link slotWeight} and {@link shapeWeight}. */
   bytes = 0;
 
   constructor(
@@ -118,8 +120,7 @@ export class EncoderTables {
         if (slot !== undefined) {
           explicit += strRefSize(slot);
         } else {
-          const len = utf8Length(k);
-          explicit += len + (len < 32 ? 1 : len < 0x100 ? 2 : len < 0x10000 ? 3 : len < 2 ** 32 ? 5 : 9);
+          explicit += strSize(utf8Length(k));
         }
         node = node.childOrNew(k);
       }
@@ -140,33 +141,15 @@ export class EncoderTables {
   }
 }
 
-/** The UTF-8 length of `s` as written (a lone surrogate as U+FFFD, 3 bytes). */
-export function utf8Length(s: string): number {
-  let len = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) {
-      len += 1;
-    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        // A pair: 4 bytes for 2 units.
-        len += 2;
-        i++;
-      } else {
-        len += 2;
-      }
-    } else {
-      len += 2;
-    }
-  }
-  return len;
+/** What a string slot of `len` bytes weighs against a session's budget (spec section 9.1). */
+export function slotWeight(len: number): number {
+  return len + 32;
 }
 
-/** What a shape with these keys weighs against a session's budget: `32 + Σ (len(k) + 8)`. */
-export function shapeCharge(keys: readonly string[]): number {
-  let sum = 32;
-  for (const k of keys) sum += utf8Length(k) + 8;
-  return sum;
+/**
+ * What a shape weighs against a session's budget (spec section 9.1): 32,
+ * and 8 a key beyond the keys' `keyBytes` bytes of UTF-8.
+ */
+export function shapeWeight(keyBytes: number, keys: number): number {
+  return 32 + keyBytes + 8 * keys;
 }

@@ -9,12 +9,12 @@
  */
 
 import { type DecoderTables, Decoder, type Input, bytesOf } from "./decode.js";
-import { MAX_SHAPE_KEYS, strRefSize, utf8Length } from "./dedup.js";
+import { MAX_SHAPE_KEYS, strRefSize } from "./dedup.js";
 import { Encoder } from "./encode.js";
 import { SurpError, sessionError, unexpectedEof } from "./errors.js";
 import type { DecodeOptions, EncodeOptions } from "./options.js";
 import * as tag from "./tag.js";
-import { wellFormed } from "./utf8.js";
+import { utf8Length, wellFormed } from "./utf8.js";
 import { Entries } from "./value.js";
 
 /** The kind bytes of session documents (section 9). */

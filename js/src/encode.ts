@@ -9,7 +9,7 @@
  * @module
  */
 
-import { EncoderTables, MAX_SHAPE_KEYS, shapeCharge, shapeRefSize, strRefSize } from "./dedup.js";
+import { EncoderTables, MAX_SHAPE_KEYS, shapeRefSize, shapeWeight, slotWeight, strRefSize } from "./dedup.js";
 import { SurpError, depthLimitExceeded, fromEngine, unsupported } from "./errors.js";
 import { f16BitsOfF32, f32Bits, Float, narrowNaN } from "./float.js";
 import {
@@ -19,7 +19,7 @@ import {
   type EncodeOptions,
 } from "./options.js";
 import * as tag from "./tag.js";
-import { isWellFormed, wellFormed, writeUtf8 } from "./utf8.js";
+import { isWellFormed, utf8Length, wellFormed, writeUtf8 } from "./utf8.js";
 import { Entries, Some, unwrapSome } from "./value.js";
 
 const MAX_SAFE_BIG = BigInt(Number.MAX_SAFE_INTEGER);
@@ -45,11 +45,6 @@ const nodeBuffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
 function allocate(size: number): Uint8Array {
   if (nodeBuffer === undefined) return new Uint8Array(size);
   return new Uint8Array(nodeBuffer.allocUnsafeSlow(size).buffer, 0, size);
-}
-
-/** The bytes of a length: 1, 2, 4 or 8, by its length class. */
-function lengthWidth(n: number): number {
-  return n < 0x100 ? 1 : n < 0x10000 ? 2 : n < TWO_32 ? 4 : 8;
 }
 
 /**
@@ -413,7 +408,7 @@ export class Encoder {
         node.reference = shapeRefSize(t) < now;
       }
       tables.shapes = t + 1;
-      if (tables.charging) tables.bytes += shapeCharge(shapeKeys);
+      if (tables.charging) tables.bytes += shapeWeight(shapeKeys.reduce((sum, k) => sum + utf8Length(k), 0), n);
     }
   }
 
@@ -445,7 +440,7 @@ export class Encoder {
       buf[this.pos++] = inline + n;
       return 1;
     }
-    const w = lengthWidth(n);
+    const w = tag.lengthWidth(n);
     buf[this.pos] = class8 + (w === 1 ? 0 : w === 2 ? 1 : w === 4 ? 2 : 3);
     this.uintBytes(n, w, this.pos + 1);
     this.pos += 1 + w;
@@ -496,10 +491,10 @@ export class Encoder {
     // that is mostly ASCII seldom does. (Room for the longest encoding's
     // header, three bytes per unit, moved back every string of 86 to 255
     // ASCII characters.)
-    const room = n < 32 ? 1 : 1 + lengthWidth(n);
+    const room = n < 32 ? 1 : 1 + tag.lengthWidth(n);
     const end = writeUtf8(s, buf, start + room);
     const len = end - start - room;
-    const size = len < 32 ? 1 : 1 + lengthWidth(len);
+    const size = len < 32 ? 1 : 1 + tag.lengthWidth(len);
     if (size > room) buf.copyWithin(start + size, start + room, end);
     if (len < 32) {
       buf[start] = tag.FIXSTR + len;
@@ -546,7 +541,7 @@ export class Encoder {
     if (len >= strRefSize(next) && next < tables.maxStrings) {
       tables.slots.set(key, next);
       tables.strings = next + 1;
-      if (tables.charging) tables.bytes += len + 32;
+      if (tables.charging) tables.bytes += slotWeight(len);
       this.sizeNow = strRefSize(next);
     } else {
       this.sizeNow = size;

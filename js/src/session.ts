@@ -7,7 +7,7 @@
  */
 
 import { Decoder, type Input, bytesOf } from "./decode.js";
-import type { EncoderTables } from "./dedup.js";
+import { type EncoderTables, shapeWeight, slotWeight } from "./dedup.js";
 import {
   type Dictionary,
   type DictionaryEncodeOptions,
@@ -301,10 +301,11 @@ export class SessionDecoder {
       throw e;
     }
     // What the message added, as the budget counts it.
-    for (let i = strings; i < tables.slots.length; i++) this.added += tables.slotLens[i] + 32;
+    for (let i = strings; i < tables.slots.length; i++) this.added += slotWeight(tables.slotLens[i]);
     for (let t = shapes; t < tables.shapeKeys.length; t++) {
-      // shapeCharges holds len(k) + 2 a key; the budget counts len(k) + 8.
-      this.added += 32 + tables.shapeCharges[t] + 6 * tables.shapeKeys[t].length;
+      // shapeCharges holds the expansion charge, len(k) + 2 a key.
+      const n = tables.shapeKeys[t].length;
+      this.added += shapeWeight(tables.shapeCharges[t] - 2 * n, n);
     }
     if (
       exceeds(

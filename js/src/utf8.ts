@@ -317,3 +317,27 @@ export function wellFormed(s: string): string {
   if (isWellFormed(s)) return s;
   return native ? (s as unknown as WellFormedString).toWellFormed() : s.replace(LONE_SURROGATE, "\ufffd");
 }
+
+/** The UTF-8 length of `s` as written (a lone surrogate as U+FFFD, 3 bytes). */
+export function utf8Length(s: string): number {
+  let len = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) {
+      len += 1;
+    } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        // A pair: 4 bytes for 2 units.
+        len += 2;
+        i++;
+      } else {
+        len += 2;
+      }
+    } else {
+      len += 2;
+    }
+  }
+  return len;
+}

@@ -45,25 +45,61 @@ function mutate(random) {
     for (let i = 0; i < out.length; i++) out[i] = random(256);
     return out;
   }
-  const bytes = [...seeds[random(seeds.length)]];
+  return edit(random, seeds[random(seeds.length)]);
+}
+
+/**
+ * `bytes` after one to four edits, each one of: a byte changed, an
+ * interesting tag inserted, up to three bytes cut, or a run of the input's
+ * own bytes inserted.
+ */
+function edit(random, bytes) {
+  const out = [...bytes];
   const edits = 1 + random(4);
   for (let i = 0; i < edits; i++) {
-    const at = random(bytes.length + 1);
+    const at = random(out.length + 1);
     switch (random(4)) {
       case 0:
-        if (at < bytes.length) bytes[at] = random(256);
+        if (at < out.length) out[at] = random(256);
         break;
       case 1:
-        bytes.splice(at, 0, INTERESTING[random(INTERESTING.length)]);
+        out.splice(at, 0, INTERESTING[random(INTERESTING.length)]);
         break;
       case 2:
-        bytes.splice(at, 1 + random(3));
+        out.splice(at, 1 + random(3));
         break;
       default:
-        bytes.splice(at, 0, ...bytes.slice(random(bytes.length), random(bytes.length)));
+        out.splice(at, 0, ...out.slice(random(out.length), random(out.length)));
     }
   }
-  return Uint8Array.from(bytes);
+  return Uint8Array.from(out);
+}
+
+/**
+ * What each fuzz test checks of one call on one input: it returns or
+ * throws a SurpError (with an offset inside the input when it names one),
+ * in under a second. `offsets` says whether every error must name one.
+ */
+function checker(seed, offsets) {
+  const stats = { runs: 0, failures: 0 };
+  const attempt = (input, run) => {
+    const started = performance.now();
+    try {
+      run();
+    } catch (e) {
+      if (!(e instanceof SurpError)) {
+        assert.fail(`seed ${seed}: ${Buffer.from(input).toString("hex")} threw ${e?.stack ?? e}`);
+      }
+      if (offsets === "always" || e.offset !== undefined) {
+        assert.ok(Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= input.length, `seed ${seed}: offset ${e.offset}`);
+      }
+      stats.failures++;
+    }
+    const took = performance.now() - started;
+    assert.ok(took < 1000, `seed ${seed}: ${input.length} bytes took ${took} ms`);
+    stats.runs++;
+  };
+  return { attempt, stats };
 }
 
 const OPTIONS = [undefined, { mapsAs: "map", wrapFloats: true }, { mapsAs: "entries" }, { maxDepth: 4, maxAlloc: 64 }];
@@ -72,31 +108,18 @@ test("random and mutated input: a value or a SurpError, quickly", { timeout: BUD
   const seed = Number(process.env.SURP_FUZZ_SEED ?? Date.now() % 2 ** 31);
   const random = rng(seed);
   const stop = Date.now() + BUDGET_MS;
-  let runs = 0;
-  let failures = 0;
+  // Plain decoders only: every error they throw names its byte.
+  const { attempt, stats } = checker(seed, "always");
   while (Date.now() < stop) {
     for (let k = 0; k < 100; k++) {
       const input = mutate(random);
       const options = OPTIONS[random(OPTIONS.length)];
-      const started = performance.now();
-      for (const run of [() => decode(input, options), () => decodeAll(input, options)]) {
-        try {
-          run();
-        } catch (e) {
-          if (!(e instanceof SurpError)) {
-            assert.fail(`seed ${seed}: ${Buffer.from(input).toString("hex")} threw ${e?.stack ?? e}`);
-          }
-          assert.ok(Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= input.length, `seed ${seed}: offset ${e.offset}`);
-          failures++;
-        }
-      }
-      const took = performance.now() - started;
-      assert.ok(took < 1000, `seed ${seed}: ${input.length} bytes took ${took} ms`);
-      runs++;
+      attempt(input, () => decode(input, options));
+      attempt(input, () => decodeAll(input, options));
     }
   }
-  assert.ok(runs > 100, `only ${runs} inputs in ${BUDGET_MS} ms`);
-  t.diagnostic(`fuzz: ${runs} inputs, ${failures} rejections, seed ${seed}`);
+  assert.ok(stats.runs > 200, `only ${stats.runs} calls in ${BUDGET_MS} ms`);
+  t.diagnostic(`fuzz: ${stats.runs / 2} inputs, ${stats.failures} rejections, seed ${seed}`);
 });
 
 // Sessions and dictionaries (spec section 9): the vectors' headers,
@@ -116,53 +139,15 @@ const dictionarySeeds = vectors.dictionaries.map((d, i) => ({
   documents: d.documents.map((doc) => bytesOfHex(doc.hex)),
 }));
 
-/** A mutation of `bytes` (one to four edits), as `mutate` makes of the seeds. */
-function mutateSeed(random, bytes) {
-  const out = [...bytes];
-  const edits = 1 + random(4);
-  for (let i = 0; i < edits; i++) {
-    const at = random(out.length + 1);
-    switch (random(3)) {
-      case 0:
-        if (at < out.length) out[at] = random(256);
-        break;
-      case 1:
-        out.splice(at, 0, INTERESTING[random(INTERESTING.length)]);
-        break;
-      default:
-        out.splice(at, 1 + random(3));
-    }
-  }
-  return Uint8Array.from(out);
-}
-
 test("mutated session and dictionary documents: a value or a SurpError, quickly", { timeout: BUDGET_MS + 60_000 }, (t) => {
   const seed = Number(process.env.SURP_FUZZ_SEED ?? Date.now() % 2 ** 31);
   const random = rng(seed);
   const stop = Date.now() + BUDGET_MS / 2;
-  let runs = 0;
-  let failures = 0;
+  // Some session errors name no byte (a vector's null offset).
+  const { attempt, stats } = checker(seed, "when named");
   let session = null;
   let decoder = null;
   let next = 0;
-  const attempt = (input, run) => {
-    const started = performance.now();
-    try {
-      run();
-    } catch (e) {
-      if (!(e instanceof SurpError)) {
-        assert.fail(`seed ${seed}: ${Buffer.from(input).toString("hex")} threw ${e?.stack ?? e}`);
-      }
-      // Some session errors name no byte (a vector's null offset).
-      if (e.offset !== undefined) {
-        assert.ok(Number.isInteger(e.offset) && e.offset >= 0 && e.offset <= input.length, `seed ${seed}: offset ${e.offset}`);
-      }
-      failures++;
-    }
-    const took = performance.now() - started;
-    assert.ok(took < 1000, `seed ${seed}: ${input.length} bytes took ${took} ms`);
-    runs++;
-  };
   while (Date.now() < stop) {
     for (let k = 0; k < 100; k++) {
       if (session === null || next >= session.messages.length) {
@@ -177,12 +162,12 @@ test("mutated session and dictionary documents: a value or a SurpError, quickly"
           // The session's next message, mostly as sent, sometimes mutated:
           // the decoder goes on from whatever state that leaves.
           const m = session.messages[next++];
-          const input = random(4) === 0 ? mutateSeed(random, m) : m;
+          const input = random(4) === 0 ? edit(random, m) : m;
           attempt(input, () => decoder.decode(input));
           break;
         }
         case 2: {
-          const input = mutateSeed(random, session.header);
+          const input = edit(random, session.header);
           const fresh = new SessionDecoder({ budget: session.budget, dictionary: session.dictionary });
           attempt(input, () => fresh.readHeader(input));
           break;
@@ -190,13 +175,13 @@ test("mutated session and dictionary documents: a value or a SurpError, quickly"
         case 3: {
           const d = dictionarySeeds[random(dictionarySeeds.length)];
           if (d.documents.length === 0) break;
-          const input = mutateSeed(random, d.documents[random(d.documents.length)]);
+          const input = edit(random, d.documents[random(d.documents.length)]);
           attempt(input, () => d.dictionary.decode(input));
           break;
         }
         case 4: {
           const d = dictionarySeeds[random(dictionarySeeds.length)];
-          const input = mutateSeed(random, d.stored);
+          const input = edit(random, d.stored);
           attempt(input, () => Dictionary.fromBytes(input));
           break;
         }
@@ -207,6 +192,6 @@ test("mutated session and dictionary documents: a value or a SurpError, quickly"
       }
     }
   }
-  assert.ok(runs > 100, `only ${runs} inputs in ${BUDGET_MS / 2} ms`);
-  t.diagnostic(`session fuzz: ${runs} inputs, ${failures} rejections, seed ${seed}`);
+  assert.ok(stats.runs > 100, `only ${stats.runs} inputs in ${BUDGET_MS / 2} ms`);
+  t.diagnostic(`session fuzz: ${stats.runs} inputs, ${stats.failures} rejections, seed ${seed}`);
 });
