@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 
-import { decode, encode } from "../dist/index.js";
+import { DEFAULT_BUDGET, SessionDecoder, SessionEncoder, decode, encode, frame, readFrames } from "../dist/index.js";
 import { fromHex, hexOf, normalize, toJs, toNotation } from "./notation.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -179,6 +179,47 @@ test("random JSON values: the same bytes as the Rust encoders, plain and dedupli
       assert.deepStrictEqual(exact(theirs), normalize(v, true));
     }
   }
+});
+
+// Sessions (spec section 9.1): the random values as the messages of
+// sessions, some under budgets small enough that the tables tumble every
+// few messages. `surp encode --session` writes a header frame and a frame
+// a message; `surp decode --session` prints the messages as a JSON array.
+const BUDGETS = [DEFAULT_BUDGET, { strings: 12, shapes: 3, bytes: 600 }, { strings: 400, shapes: 1, bytes: 1 << 20 }, { strings: 0, shapes: 0, bytes: 0 }];
+/** Messages a session. */
+const SESSION = 500;
+
+function rustSession(args, input) {
+  const run = spawnSync(cli, args, { input, maxBuffer: 1 << 30 });
+  assert.equal(run.status, 0, `surp ${args.join(" ")}: ${run.stderr}`);
+  return new Uint8Array(run.stdout);
+}
+
+test("random JSON values as session messages: the Rust session encoder's frames, read both ways", { skip: !hasCli && "no CLI" }, (t) => {
+  const values = fc.sample(value, { numRuns: BATCH, seed: Number(process.env.SURP_DIFFERENTIAL_SEED ?? 34) + 1 });
+  let sessions = 0;
+  for (let i = 0; i < values.length; i += SESSION) {
+    const messages = values.slice(i, i + SESSION);
+    const budget = BUDGETS[sessions++ % BUDGETS.length];
+    const flag = ["--budget", `${budget.strings},${budget.shapes},${budget.bytes}`];
+    const text = json({ array: messages });
+    const theirs = rustSession(["encode", "--session", ...flag, "-"], text);
+    // Ours: the same frames, byte for byte.
+    const encoder = new SessionEncoder({ budget });
+    const ours = [frame(encoder.header()), ...messages.map((m) => frame(encoder.encode(toJs(m))))];
+    assert.equal(hexOf(Buffer.concat(ours)), hexOf(theirs), `session ${sessions} (budget ${flag[1]})`);
+    // JavaScript reads Rust's stream...
+    const decoder = new SessionDecoder({ budget, mapsAs: "entries", wrapFloats: true });
+    const docs = [...readFrames(theirs)];
+    decoder.readHeader(docs[0]);
+    docs.slice(1).forEach((doc, k) => assert.deepStrictEqual(toNotation(decoder.decode(doc)), normalize(messages[k], true)));
+    // ...and Rust reads ours to the same values: its JSON, encoded again
+    // by Rust, is the plain document of all the messages.
+    const back = spawnSync(cli, ["decode", "--session", ...flag, "-"], { input: Buffer.concat(ours), maxBuffer: 1 << 30 });
+    assert.equal(back.status, 0, back.stderr.toString());
+    assert.equal(hexOf(rust(back.stdout)), hexOf(encode(toJs({ array: messages }))), `session ${sessions}`);
+  }
+  t.diagnostic(`${values.length} messages in ${sessions} sessions agree`);
 });
 
 /** The offset of the error the Rust decoder reports for `input`, "ok", or null when only its JSON output failed. */

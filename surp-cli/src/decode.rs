@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use crate::error::Error;
 use crate::files::{self, WriteFailure};
 use crate::json::{self, BytesForm, JsonError};
+use crate::session;
 
 /// Arguments of `surp decode`.
 #[derive(Debug, clap::Args)]
@@ -19,15 +20,30 @@ must be a string or an integer (written as its decimal string); any other key
 is an error. The `some` marker becomes its content. Integers keep every digit,
 up to 128 bits.
 
+With --session, the input is a session's stream of frames, as `surp encode
+--session` writes it, and the output a JSON array of its messages. The budget
+is the most the header may ask for, as for a SessionDecoder.
+
 Examples:
   surp decode data.surp
-  surp decode --pretty --bytes hex data.surp -o data.json")]
+  surp decode --pretty --bytes hex data.surp -o data.json
+  surp decode --session stream.surp")]
 pub struct Args {
     /// The Surp input; standard input when absent or `-`.
     pub file: Option<PathBuf>,
     /// Indent the JSON.
     #[arg(long)]
     pub pretty: bool,
+    /// Read a session's stream of frames, as `surp encode --session`
+    /// writes it (the header's frame, then one a message), and write its
+    /// messages as a JSON array.
+    #[arg(long)]
+    pub session: bool,
+    /// The most the session's header may ask for: string slots, shapes
+    /// and bytes.
+    #[arg(long, value_name = "STRINGS,SHAPES,BYTES", requires = "session",
+          value_parser = session::parse_budget, default_value = session::DEFAULT_BUDGET)]
+    pub budget: surp_dedup::Budget,
     /// How to write byte strings.
     #[arg(long, value_enum, default_value_t = BytesForm::Base64)]
     pub bytes: BytesForm,
@@ -41,6 +57,11 @@ pub struct Args {
 /// references, `--pretty`) needs no memory for its whole JSON text.
 pub fn run(args: &Args) -> Result<(), Error> {
     let input = files::read_input(args.file.as_deref())?;
+    if args.session {
+        return files::with_output(args.output.as_deref(), |out| {
+            session::decode(&input, args.budget, args.bytes, args.pretty, out)
+        });
+    }
     files::with_output(args.output.as_deref(), |out| {
         json::write_json(&input, args.bytes, args.pretty, out).map_err(|e| match e {
             JsonError::Io(e) => WriteFailure::Io(e),

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use crate::error::Error;
 use crate::files;
 use crate::json;
+use crate::session;
 
 /// Arguments of `surp encode`.
 #[derive(Debug, clap::Args)]
@@ -19,9 +20,15 @@ every other number (a fraction, an exponent, or an integer beyond 64 bits)
 becomes a binary64 float, written in the shortest exact float form. Object
 keys keep their order, duplicates included.
 
+With --session, the input is a JSON array and each item is a message of one
+session (docs/spec.md section 9.1); the output is a stream of frames (4-byte
+little-endian length, then the document): the header's, then one a message.
+`surp decode --session` with the same budget reads it back.
+
 Examples:
   surp encode data.json -o data.surp
   surp encode --dedup data.json > data.surp
+  surp encode --session --budget 1024,128,65536 messages.json -o stream.surp
   echo '{\"id\": 7, \"tags\": [\"a\"]}' | surp encode | surp inspect")]
 pub struct Args {
     /// The JSON input; standard input when absent or `-`.
@@ -34,6 +41,15 @@ pub struct Args {
     /// (surp-dedup's `Options::dedup_strings(false)`).
     #[arg(long, conflicts_with = "dedup")]
     pub dedup_shapes: bool,
+    /// Encode the items of a JSON array as the messages of one session
+    /// (surp-dedup's `SessionEncoder`): a stream of frames, the session's
+    /// header first, then a frame per message.
+    #[arg(long, conflicts_with_all = ["dedup", "dedup_shapes"])]
+    pub session: bool,
+    /// The session's budget: string slots, shapes and bytes.
+    #[arg(long, value_name = "STRINGS,SHAPES,BYTES", requires = "session",
+          value_parser = session::parse_budget, default_value = session::DEFAULT_BUDGET)]
+    pub budget: surp_dedup::Budget,
     /// Where to write the Surp document; standard output when absent or `-`.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -44,15 +60,17 @@ pub fn run(args: &Args) -> Result<(), Error> {
     files::check_binary_output(args.output.as_deref())?;
     let input = files::read_input(args.file.as_deref())?;
     let value = json::parse(&input)?;
-    let bytes = if args.dedup {
-        surp_dedup::to_vec(&value)
+    let bytes = if args.session {
+        session::encode(&value, args.budget)?
+    } else if args.dedup {
+        surp_dedup::to_vec(&value).map_err(Error::Encode)?
     } else if args.dedup_shapes {
         surp_dedup::Options::new()
             .dedup_strings(false)
             .to_vec(&value)
+            .map_err(Error::Encode)?
     } else {
-        surp::to_vec(&value)
-    }
-    .map_err(Error::Encode)?;
+        surp::to_vec(&value).map_err(Error::Encode)?
+    };
     files::write_output(args.output.as_deref(), &bytes)
 }

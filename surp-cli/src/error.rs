@@ -37,6 +37,41 @@ pub enum Error {
     },
     /// Binary output would go to a terminal.
     BinaryToTerminal,
+    /// `encode --session` was given JSON other than an array of messages.
+    NotAnArray,
+    /// A frame of a session stream, or its document, is invalid.
+    Session {
+        /// The frame's number: 0 is the header's.
+        frame: usize,
+        /// Where the frame starts in the stream (the error's own offset
+        /// counts from the frame, or from its document).
+        start: usize,
+        /// What the frame reader or the session decoder found.
+        error: surp::Error,
+    },
+    /// A frame of a session stream declares more bytes than the input has
+    /// left.
+    FrameCutShort {
+        /// The frame's number: 0 is the header's.
+        frame: usize,
+        /// Where the frame starts in the stream.
+        start: usize,
+        /// The document length its prefix declares.
+        declared: usize,
+        /// The bytes after its prefix.
+        left: usize,
+    },
+    /// A session's message is valid but has no JSON form.
+    MessageNotJson {
+        /// The message's frame.
+        frame: usize,
+        /// Where the frame starts in the stream.
+        start: usize,
+        /// What has no JSON form.
+        kind: String,
+    },
+    /// `decode --session` was given no frame at all.
+    EmptySession,
 }
 
 impl Error {
@@ -94,6 +129,48 @@ impl Display for Error {
             } => write!(f, "cannot {action} {target}: {error}"),
             Error::BinaryToTerminal => f.write_str(
                 "refusing to write binary Surp to a terminal: use -o FILE or redirect the output",
+            ),
+            Error::NotAnArray => {
+                f.write_str("--session takes a JSON array, each item one message of the session")
+            }
+            Error::Session {
+                frame: 0,
+                start,
+                error,
+            } => write!(
+                f,
+                "invalid Surp session: {error}, in frame 0 (the header's), which starts at \
+                 byte {start}"
+            ),
+            Error::Session {
+                frame,
+                start,
+                error,
+            } => write!(
+                f,
+                "invalid Surp session: {error}, in frame {frame} (message {}), which starts at \
+                 byte {start}",
+                frame - 1
+            ),
+            Error::FrameCutShort {
+                frame,
+                start,
+                declared,
+                left,
+            } => write!(
+                f,
+                "invalid Surp session: frame {frame}, which starts at byte {start}, declares \
+                 {declared} bytes but the input ends {left} bytes after its prefix"
+            ),
+            Error::MessageNotJson { frame, start, kind } => write!(
+                f,
+                "cannot convert to JSON: {kind}, in frame {frame} (message {}), which starts at \
+                 byte {start}",
+                frame - 1
+            ),
+            Error::EmptySession => f.write_str(
+                "invalid Surp session: no frame at byte 0; a session starts with its header's \
+                 frame",
             ),
         }
     }

@@ -11,6 +11,7 @@ mod error;
 mod files;
 mod inspect;
 mod json;
+mod session;
 mod stats;
 mod tag;
 #[cfg(test)]
@@ -30,6 +31,7 @@ Examples:
   surp encode data.json -o data.surp       JSON to Surp
   surp encode --dedup data.json -o d.surp  JSON to deduplicated Surp
   surp decode --pretty data.surp           Surp to indented JSON
+  surp encode --session m.json -o s.surp   a JSON array as a session's frames
   surp inspect data.surp                   one line per token
   surp stats --dedup-estimate data.surp    where the bytes go
 

@@ -452,13 +452,19 @@ fn random_and_truncated_input_never_crashes_any_command() {
     let json = br#"{"a": [1, -2, 3.5, "four", null, true], "b": {"c": "four"}}"#;
     let doc = run_ok(&["encode", "--dedup"], json);
     let mut inputs: Vec<Vec<u8>> = (0..doc.len()).map(|cut| doc[..cut].to_vec()).collect();
+    let stream = run_ok(
+        &["encode", "--session"],
+        b"[{\"a\": \"four\"}, {\"a\": \"four\"}]",
+    );
+    inputs.extend((0..stream.len()).map(|cut| stream[..cut].to_vec()));
     for _ in 0..12 {
         let len = (next() % 40) as usize;
         inputs.push((0..len).map(|_| next() as u8).collect());
     }
-    let commands: [&[&str]; 5] = [
+    let commands: [&[&str]; 6] = [
         &["encode"],
         &["decode"],
+        &["decode", "--session"],
         &["inspect"],
         &["stats"],
         &["stats", "--dedup-estimate"],
@@ -577,4 +583,155 @@ fn a_decode_that_fails_midway_leaves_no_output_file_and_keeps_the_old_one() {
         .success();
     assert_eq!(std::fs::read(&target).unwrap(), b"[1,2]\n");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Messages with repeats (keys, strings) and enough distinct strings to
+/// fill a small budget several times over.
+fn session_messages() -> String {
+    let items: Vec<String> = (0..40)
+        .map(|i| {
+            format!(
+                r#"{{"id": {i}, "level": "{}", "user": "user-{}", "note": "message number {i}", "score": {}.5}}"#,
+                ["info", "warning", "error"][i % 3],
+                i % 7,
+                i * 3
+            )
+        })
+        .collect();
+    format!("[{}]", items.join(",\n"))
+}
+
+/// The frames of `stream`: each frame's start and document.
+fn frames(stream: &[u8]) -> Vec<(usize, &[u8])> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < stream.len() {
+        let len = u32::from_le_bytes(stream[at..at + 4].try_into().unwrap()) as usize;
+        out.push((at, &stream[at + 4..at + 4 + len]));
+        at += 4 + len;
+    }
+    out
+}
+
+#[test]
+fn session_streams_are_the_session_encoders_frames_and_decode_back() {
+    let json = session_messages();
+    // The values the CLI reads from the JSON, through a plain document.
+    let plain = run_ok(&["encode", "-"], json.as_bytes());
+    let messages: Vec<surp::Value> = surp::from_slice(&plain).unwrap();
+    for budget in ["16384,2048,1048576", "6,2,400"] {
+        let stream = run_ok(
+            &["encode", "--session", "--budget", budget, "-"],
+            json.as_bytes(),
+        );
+        // What surp-dedup writes for the same messages and budget.
+        let [strings, shapes, bytes] = budget
+            .split(',')
+            .map(|n| n.parse().unwrap())
+            .collect::<Vec<u32>>()[..]
+        else {
+            unreachable!()
+        };
+        let mut encoder = surp_dedup::SessionOptions::new()
+            .budget(strings, shapes, bytes)
+            .encoder();
+        let mut expected = Vec::new();
+        surp::frame::write_frame_bytes(&mut expected, &encoder.header()).unwrap();
+        for m in &messages {
+            surp::frame::write_frame_bytes(&mut expected, &encoder.encode(m).unwrap()).unwrap();
+        }
+        assert_eq!(stream, expected, "budget {budget}");
+        assert_eq!(frames(&stream).len(), 1 + messages.len());
+
+        let text = run_ok(&["decode", "--session", "--budget", budget, "-"], &stream);
+        let back: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        let given: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, given, "budget {budget}");
+        // One message a line, between the brackets.
+        assert_eq!(
+            text.iter().filter(|&&b| b == b'\n').count(),
+            messages.len() + 2
+        );
+    }
+    // An empty array is a header alone, and decodes to an empty array.
+    let stream = run_ok(&["encode", "--session", "-"], b"[]");
+    assert_eq!(frames(&stream).len(), 1);
+    assert_eq!(run_ok(&["decode", "--session", "-"], &stream), b"[]\n");
+}
+
+#[test]
+fn broken_session_streams_fail_naming_the_frame() {
+    let stream = run_ok(&["encode", "--session", "-"], session_messages().as_bytes());
+    let parts = frames(&stream);
+    let fails = |args: &[&str], input: &[u8], message: &str| {
+        surp()
+            .args(args)
+            .write_stdin(input)
+            .assert()
+            .code(1)
+            .stdout("")
+            .stderr(format!("surp: {message}\n"));
+    };
+    let decode = ["decode", "--session", "-"];
+    // Cut inside the third frame (message 1).
+    let (third, doc) = parts[2];
+    let cut = third + 4 + doc.len() / 2;
+    fails(
+        &decode,
+        &stream[..cut],
+        &format!(
+            "invalid Surp session: frame 2, which starts at byte {third}, declares {} bytes \
+             but the input ends {} bytes after its prefix",
+            doc.len(),
+            doc.len() / 2
+        ),
+    );
+    // Message 1 dropped: message 2 arrives where 1 was expected.
+    let mut dropped = stream[..third].to_vec();
+    dropped.extend_from_slice(&stream[parts[3].0..]);
+    fails(
+        &decode,
+        &dropped,
+        &format!(
+            "invalid Surp session: session message 2 where message 1 was expected (a message \
+             was lost, reordered or replayed, or is from another session) at byte 2, in frame 2 \
+             (message 1), which starts at byte {third}"
+        ),
+    );
+    // A header that asks for more than the decoder allows.
+    fails(
+        &["decode", "--session", "--budget", "100,100,100000", "-"],
+        &stream,
+        "invalid Surp session: session asks for 16384 string slots, more than the limit of 100 \
+         at byte 3, in frame 0 (the header's), which starts at byte 0",
+    );
+    // A valid message without a JSON form: message 0 is a NaN.
+    let mut nan = stream[..parts[1].0].to_vec();
+    nan.extend_from_slice(&[6, 0, 0, 0, 0xf1, 0x01, 0x00, 0xec, 0x00, 0x7e]);
+    fails(
+        &decode,
+        &nan,
+        &format!(
+            "cannot convert to JSON: the float NaN has no JSON form, in frame 1 (message 0), \
+             which starts at byte {}",
+            parts[1].0
+        ),
+    );
+    // No frame at all, and JSON that is not an array of messages.
+    fails(
+        &decode,
+        b"",
+        "invalid Surp session: no frame at byte 0; a session starts with its header's frame",
+    );
+    fails(
+        &["encode", "--session", "-"],
+        b"{\"a\": 1}",
+        "--session takes a JSON array, each item one message of the session",
+    );
+    // --budget belongs to --session.
+    surp()
+        .args(["encode", "--budget", "1,2,3", "-"])
+        .write_stdin("[]")
+        .assert()
+        .code(2);
 }
