@@ -84,10 +84,15 @@ impl SessionOptions {
     /// counted as its length plus 32, each shape as 32 plus its keys'
     /// lengths plus 8 per key). For a decoder, the most a header may ask
     /// for: its memory is bounded by this, plus what one message adds.
+    ///
+    /// String slots are capped at 2^24 and shapes at 2^16
+    /// ([`Budget::MAX`]), the most the tables can hold and the most a
+    /// header may state: a larger number would behave the same, but its
+    /// header would be refused by every decoder.
     pub fn budget(mut self, strings: u32, shapes: u32, bytes: u32) -> SessionOptions {
         self.budget = Budget {
-            strings,
-            shapes,
+            strings: strings.min(Budget::MAX.strings),
+            shapes: shapes.min(Budget::MAX.shapes),
             bytes,
         };
         self

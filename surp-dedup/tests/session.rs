@@ -276,6 +276,21 @@ fn a_header_past_the_decoders_budget_or_dictionary_is_refused() {
         .read_header(&smaller.encoder().header())
         .unwrap();
 
+    // Past the table limits, a budget is the limits (it tumbles at the
+    // same point), and its header is one that a decoder reads; unchecked,
+    // it stated more than any header may.
+    let most = surp_dedup::Budget::MAX;
+    let huge = SessionOptions::new().budget(u32::MAX, u32::MAX, u32::MAX);
+    let header = huge.encoder().header();
+    assert_eq!(
+        header,
+        SessionOptions::new()
+            .budget(most.strings, most.shapes, most.bytes)
+            .encoder()
+            .header()
+    );
+    huge.decoder().read_header(&header).unwrap();
+
     let records = log_records();
     let dict = Dictionary::from_samples(&records[..200]).unwrap();
     let other = Dictionary::from_samples(&records[200..400]).unwrap();
