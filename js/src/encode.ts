@@ -491,10 +491,10 @@ export class Encoder {
     // that is mostly ASCII seldom does. (Room for the longest encoding's
     // header, three bytes per unit, moved back every string of 86 to 255
     // ASCII characters.)
-    const room = n < 32 ? 1 : 1 + tag.lengthWidth(n);
+    const room = tag.strHeaderSize(n);
     const end = writeUtf8(s, buf, start + room);
     const len = end - start - room;
-    const size = len < 32 ? 1 : 1 + tag.lengthWidth(len);
+    const size = tag.strHeaderSize(len);
     if (size > room) buf.copyWithin(start + size, start + room, end);
     if (len < 32) {
       buf[start] = tag.FIXSTR + len;

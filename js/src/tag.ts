@@ -54,12 +54,17 @@ export const FIXNINT = 0xf8;
 export const WIDE_MIN = 9;
 export const WIDE_MAX = 16;
 
-/** The bytes of a length (or of an integer's magnitude): 1, 2, 4 or 8, by its class. */
+/** The bytes of a length after its tag: 1, 2, 4 or 8, by its class. */
 export function lengthWidth(n: number): number {
   return n < 0x100 ? 1 : n < 0x10000 ? 2 : n < 2 ** 32 ? 4 : 8;
 }
 
+/** The bytes of the header of a string of `len` UTF-8 bytes: a fixstr tag, or a tag and the length. */
+export function strHeaderSize(len: number): number {
+  return len < 32 ? 1 : 1 + lengthWidth(len);
+}
+
 /** The bytes of a string literal of `len` UTF-8 bytes: its header and the bytes. */
 export function strSize(len: number): number {
-  return len + (len < 32 ? 1 : 1 + lengthWidth(len));
+  return len + strHeaderSize(len);
 }

@@ -39,37 +39,9 @@ pub enum Error {
     BinaryToTerminal,
     /// `encode --session` was given JSON other than an array of messages.
     NotAnArray,
-    /// A frame of a session stream, or its document, is invalid.
-    Session {
-        /// The frame's number: 0 is the header's.
-        frame: usize,
-        /// Where the frame starts in the stream (the error's own offset
-        /// counts from the frame, or from its document).
-        start: usize,
-        /// What the frame reader or the session decoder found.
-        error: surp::Error,
-    },
-    /// A frame of a session stream declares more bytes than the input has
-    /// left.
-    FrameCutShort {
-        /// The frame's number: 0 is the header's.
-        frame: usize,
-        /// Where the frame starts in the stream.
-        start: usize,
-        /// The document length its prefix declares.
-        declared: usize,
-        /// The bytes after its prefix.
-        left: usize,
-    },
-    /// A session's message is valid but has no JSON form.
-    MessageNotJson {
-        /// The message's frame.
-        frame: usize,
-        /// Where the frame starts in the stream.
-        start: usize,
-        /// What has no JSON form.
-        kind: String,
-    },
+    /// A session stream that cannot be read, or a message of it that has
+    /// no JSON form.
+    Session(SessionFailure),
     /// `decode --session` was given no frame at all.
     EmptySession,
 }
@@ -133,41 +105,7 @@ impl Display for Error {
             Error::NotAnArray => {
                 f.write_str("--session takes a JSON array, each item one message of the session")
             }
-            Error::Session {
-                frame: 0,
-                start,
-                error,
-            } => write!(
-                f,
-                "invalid Surp session: {error}, in frame 0 (the header's), which starts at \
-                 byte {start}"
-            ),
-            Error::Session {
-                frame,
-                start,
-                error,
-            } => write!(
-                f,
-                "invalid Surp session: {error}, in frame {frame} (message {}), which starts at \
-                 byte {start}",
-                frame - 1
-            ),
-            Error::FrameCutShort {
-                frame,
-                start,
-                declared,
-                left,
-            } => write!(
-                f,
-                "invalid Surp session: frame {frame}, which starts at byte {start}, declares \
-                 {declared} bytes but the input ends {left} bytes after its prefix"
-            ),
-            Error::MessageNotJson { frame, start, kind } => write!(
-                f,
-                "cannot convert to JSON: {kind}, in frame {frame} (message {}), which starts at \
-                 byte {start}",
-                frame - 1
-            ),
+            Error::Session(failure) => Display::fmt(failure, f),
             Error::EmptySession => f.write_str(
                 "invalid Surp session: no frame at byte 0; a session starts with its header's \
                  frame",
@@ -177,6 +115,73 @@ impl Display for Error {
 }
 
 impl std::error::Error for Error {}
+
+/// Where in a session stream a command failed, and why.
+#[derive(Debug)]
+pub struct SessionFailure {
+    /// Whether the stream is invalid, or a valid message has no JSON form.
+    pub not_json: bool,
+    /// What is wrong, with the byte of the stream it names, if any.
+    pub what: String,
+    /// The frame's number (0 is the header's) and where it starts.
+    pub frame: usize,
+    /// Where the frame starts in the stream.
+    pub start: usize,
+    /// Whether the input is JSON text, given where a stream was expected.
+    pub json_text: bool,
+}
+
+impl SessionFailure {
+    /// `error`, found at the frame `frame` that starts at `start`, its
+    /// offset counted from `base` (the frame's start, for the frame reader,
+    /// or its document's, for the session decoder): the message names the
+    /// byte of the stream instead, so that it can be found in a dump.
+    pub fn new(error: &surp::Error, base: usize, frame: usize, start: usize) -> SessionFailure {
+        let text = error.to_string();
+        let what = match error.offset() {
+            Some(offset) => {
+                let relative = format!("{} at byte {offset}", error.kind());
+                match text.strip_prefix(&relative) {
+                    Some(rest) => format!("{} at byte {}{rest}", error.kind(), base + offset),
+                    None => text,
+                }
+            }
+            None => text,
+        };
+        SessionFailure {
+            not_json: false,
+            what,
+            frame,
+            start,
+            json_text: false,
+        }
+    }
+}
+
+impl Display for SessionFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let lead = if self.not_json {
+            "cannot convert to JSON"
+        } else {
+            "invalid Surp session"
+        };
+        let SessionFailure {
+            what, frame, start, ..
+        } = self;
+        let whose = if *frame == 0 { " (the header's)" } else { "" };
+        write!(
+            f,
+            "{lead}: {what}, in frame {frame}{whose}, which starts at byte {start}"
+        )?;
+        if self.json_text {
+            f.write_str(
+                " (the input is JSON text; `surp encode --session` turns a JSON array into a \
+                 session)",
+            )?;
+        }
+        Ok(())
+    }
+}
 
 #[cfg(test)]
 mod tests {

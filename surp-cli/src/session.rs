@@ -6,7 +6,9 @@ use std::io::Write;
 
 use surp_dedup::{Budget, SessionOptions};
 
-use crate::error::Error;
+use surp::frame::{DEFAULT_MAX_FRAME_LEN, PREFIX_LEN};
+
+use crate::error::{Error, SessionFailure};
 use crate::files::WriteFailure;
 use crate::json::{self, BytesForm, JsonError};
 
@@ -25,11 +27,20 @@ pub fn parse_budget(text: &str) -> Result<Budget, String> {
             .parse::<u32>()
             .map_err(|e| format!("{what} {s:?}: {e}"))
     };
-    Ok(Budget {
+    let budget = Budget {
         strings: number("strings", strings)?,
         shapes: number("shapes", shapes)?,
         bytes: number("bytes", bytes)?,
-    })
+    };
+    // No header may ask for more (spec section 9.1): the table limits.
+    let most = Budget::MAX;
+    if budget.strings > most.strings || budget.shapes > most.shapes {
+        return Err(format!(
+            "at most {} string slots and {} shapes, not {} and {}",
+            most.strings, most.shapes, budget.strings, budget.shapes
+        ));
+    }
+    Ok(budget)
 }
 
 fn options(budget: Budget) -> SessionOptions {
@@ -77,50 +88,57 @@ pub fn decode(
     let io = WriteFailure::Io;
     loop {
         let start = input.len() - reader.len();
-        let failed = |error| {
-            WriteFailure::Command(Error::Session {
-                frame,
-                start,
-                error,
-            })
+        let document = start + PREFIX_LEN;
+        let failed = |mut failure: SessionFailure| {
+            // Text where frames were expected: say so once, at the start.
+            failure.json_text = frame == 0 && json::is_json_text(input);
+            WriteFailure::Command(Error::Session(failure))
         };
         // The frame reader reports a frame cut short as a byte string that
         // does not fit; the whole input is here, so say it of the frame.
-        if let Some(prefix) = reader.first_chunk::<{ surp::frame::PREFIX_LEN }>() {
+        if let Some(prefix) = reader.first_chunk::<PREFIX_LEN>() {
             let declared = u32::from_le_bytes(*prefix) as usize;
-            let left = reader.len() - prefix.len();
-            if declared > left && declared <= surp::frame::DEFAULT_MAX_FRAME_LEN {
-                return Err(WriteFailure::Command(Error::FrameCutShort {
+            let left = reader.len() - PREFIX_LEN;
+            if declared > left && declared <= DEFAULT_MAX_FRAME_LEN {
+                return Err(failed(SessionFailure {
+                    not_json: false,
+                    what: format!(
+                        "the frame declares {declared} bytes but the input ends {left} bytes \
+                         after its length, at byte {}",
+                        input.len()
+                    ),
                     frame,
                     start,
-                    declared,
-                    left,
+                    json_text: false,
                 }));
             }
         }
-        let more =
-            surp::frame::read_frame(&mut reader, surp::frame::DEFAULT_MAX_FRAME_LEN, &mut doc)
-                .map_err(failed)?;
+        let more = surp::frame::read_frame(&mut reader, DEFAULT_MAX_FRAME_LEN, &mut doc)
+            .map_err(|e| failed(SessionFailure::new(&e, start, frame, start)))?;
         if !more {
             break;
         }
+        let invalid = |e: surp::Error| failed(SessionFailure::new(&e, document, frame, start));
         if frame == 0 {
-            decoder.read_header(&doc).map_err(failed)?;
+            decoder.read_header(&doc).map_err(invalid)?;
             out.write_all(b"[").map_err(io)?;
         } else {
-            let value: surp::Value = decoder.decode(&doc).map_err(failed)?;
+            let value: surp::Value = decoder.decode(&doc).map_err(invalid)?;
             // The message as a plain document, so that the JSON writer of
-            // `surp decode` turns it into text.
+            // `surp decode` turns it into text. What that writer refuses
+            // is a value without a JSON form; its offset would be in the
+            // document made here, so only the message's frame is named.
             let plain = surp::to_vec(&value)
                 .map_err(Error::Encode)
                 .map_err(WriteFailure::Command)?;
             text.clear();
             json::write_json(&plain, bytes, pretty, &mut text).map_err(|e| match e {
-                // Its offset would be in the document made here.
-                JsonError::Surp(e) => WriteFailure::Command(Error::MessageNotJson {
+                JsonError::Surp(e) => failed(SessionFailure {
+                    not_json: true,
+                    what: e.kind().to_string(),
                     frame,
                     start,
-                    kind: e.kind().to_string(),
+                    json_text: false,
                 }),
                 JsonError::Io(e) => WriteFailure::Io(e),
             })?;
@@ -161,5 +179,17 @@ mod tests {
             parse_budget("1,x,3").unwrap_err(),
             "shapes \"x\": invalid digit found in string"
         );
+        // The table limits of the spec, and one past each.
+        let most = "16777216,65536,4294967295";
+        assert_eq!(parse_budget(most), Ok(Budget::MAX));
+        for over in ["16777217,1,1", "1,65537,1"] {
+            assert_eq!(
+                parse_budget(over).unwrap_err(),
+                format!(
+                    "at most 16777216 string slots and 65536 shapes, not {}",
+                    over.replacen(',', " and ", 1).rsplit_once(',').unwrap().0
+                )
+            );
+        }
     }
 }

@@ -457,6 +457,15 @@ fn random_and_truncated_input_never_crashes_any_command() {
         b"[{\"a\": \"four\"}, {\"a\": \"four\"}]",
     );
     inputs.extend((0..stream.len()).map(|cut| stream[..cut].to_vec()));
+    // Every byte of the session stream changed, so that headers and
+    // messages (not only frame lengths) go wrong.
+    for at in 0..stream.len() {
+        for byte in [stream[at] ^ 0x5a, 0xff, (next() % 256) as u8] {
+            let mut changed = stream.clone();
+            changed[at] = byte;
+            inputs.push(changed);
+        }
+    }
     for _ in 0..12 {
         let len = (next() % 40) as usize;
         inputs.push((0..len).map(|_| next() as u8).collect());
@@ -660,7 +669,7 @@ fn session_streams_are_the_session_encoders_frames_and_decode_back() {
 }
 
 #[test]
-fn broken_session_streams_fail_naming_the_frame() {
+fn broken_session_streams_fail_naming_the_frame_and_the_byte() {
     let stream = run_ok(&["encode", "--session", "-"], session_messages().as_bytes());
     let parts = frames(&stream);
     let fails = |args: &[&str], input: &[u8], message: &str| {
@@ -673,20 +682,21 @@ fn broken_session_streams_fail_naming_the_frame() {
             .stderr(format!("surp: {message}\n"));
     };
     let decode = ["decode", "--session", "-"];
-    // Cut inside the third frame (message 1).
+    // Cut inside the third frame (the second message).
     let (third, doc) = parts[2];
     let cut = third + 4 + doc.len() / 2;
     fails(
         &decode,
         &stream[..cut],
         &format!(
-            "invalid Surp session: frame 2, which starts at byte {third}, declares {} bytes \
-             but the input ends {} bytes after its prefix",
+            "invalid Surp session: the frame declares {} bytes but the input ends {} bytes \
+             after its length, at byte {cut}, in frame 2, which starts at byte {third}",
             doc.len(),
             doc.len() / 2
         ),
     );
-    // Message 1 dropped: message 2 arrives where 1 was expected.
+    // The second message dropped: the third arrives in its place. The
+    // number is at byte 2 of the document, after the 4-byte length.
     let mut dropped = stream[..third].to_vec();
     dropped.extend_from_slice(&stream[parts[3].0..]);
     fails(
@@ -694,16 +704,32 @@ fn broken_session_streams_fail_naming_the_frame() {
         &dropped,
         &format!(
             "invalid Surp session: session message 2 where message 1 was expected (a message \
-             was lost, reordered or replayed, or is from another session) at byte 2, in frame 2 \
-             (message 1), which starts at byte {third}"
+             was lost, reordered or replayed, or is from another session) at byte {}, in frame \
+             2, which starts at byte {third}",
+            third + 4 + 2
         ),
     );
-    // A header that asks for more than the decoder allows.
+    // A reference to a string slot no message filled: `f3 ff` at the
+    // start of the second message's value, stream byte `at`.
+    let mut bad = stream.clone();
+    let at = third + 4 + 3;
+    bad[at..at + 2].copy_from_slice(&[0xf3, 0xff]);
+    let out = surp().args(decode).write_stdin(bad).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            " at byte {at}, in frame 2, which starts at byte {third}"
+        )),
+        "{stderr}"
+    );
+    // A header that asks for more than the decoder allows: the string
+    // budget is at byte 3 of the header, after the 4-byte length.
     fails(
         &["decode", "--session", "--budget", "100,100,100000", "-"],
         &stream,
         "invalid Surp session: session asks for 16384 string slots, more than the limit of 100 \
-         at byte 3, in frame 0 (the header's), which starts at byte 0",
+         at byte 7, in frame 0 (the header's), which starts at byte 0",
     );
     // A valid message without a JSON form: message 0 is a NaN.
     let mut nan = stream[..parts[1].0].to_vec();
@@ -712,12 +738,19 @@ fn broken_session_streams_fail_naming_the_frame() {
         &decode,
         &nan,
         &format!(
-            "cannot convert to JSON: the float NaN has no JSON form, in frame 1 (message 0), \
-             which starts at byte {}",
+            "cannot convert to JSON: the float NaN has no JSON form, in frame 1, which starts \
+             at byte {}",
             parts[1].0
         ),
     );
-    // No frame at all, and JSON that is not an array of messages.
+    // JSON given where a stream was expected, and no frame at all.
+    fails(
+        &decode,
+        b"[{\"a\": 1}]\n",
+        "invalid Surp session: frame of length 1629649755 exceeds the limit of 16777216 at byte \
+         0, in frame 0 (the header's), which starts at byte 0 (the input is JSON text; `surp \
+         encode --session` turns a JSON array into a session)",
+    );
     fails(
         &decode,
         b"",
@@ -728,10 +761,51 @@ fn broken_session_streams_fail_naming_the_frame() {
         b"{\"a\": 1}",
         "--session takes a JSON array, each item one message of the session",
     );
-    // --budget belongs to --session.
-    surp()
-        .args(["encode", "--budget", "1,2,3", "-"])
-        .write_stdin("[]")
-        .assert()
-        .code(2);
+    // --budget belongs to --session, and stays within the spec's limits.
+    for args in [
+        &["encode", "--budget", "1,2,3", "-"][..],
+        &["encode", "--session", "--budget", "16777217,2,3", "-"],
+        &["decode", "--session", "--budget", "1,65537,3", "-"],
+    ] {
+        surp().args(args).write_stdin("[]").assert().code(2);
+    }
+}
+
+#[test]
+fn session_messages_take_the_json_options_of_decode() {
+    // A byte string in a message: --bytes says how it is written, and
+    // --pretty indents each message.
+    let mut encoder = surp_dedup::SessionOptions::new().encoder();
+    let mut stream = Vec::new();
+    surp::frame::write_frame_bytes(&mut stream, &encoder.header()).unwrap();
+    for message in [
+        surp::Value::Map(vec![(
+            surp::Value::String("blob".into()),
+            surp::Value::Bytes(vec![0xca, 0xfe]),
+        )]),
+        surp::Value::Array(vec![surp::Value::String("blob".into())]),
+    ] {
+        surp::frame::write_frame_bytes(&mut stream, &encoder.encode(&message).unwrap()).unwrap();
+    }
+    let text = |args: &[&str]| String::from_utf8(run_ok(args, &stream)).unwrap();
+    assert_eq!(
+        text(&["decode", "--session", "--bytes", "hex", "-"]),
+        lines(&["[", r#"{"blob":"cafe"},"#, r#"["blob"]"#, "]"])
+    );
+    assert_eq!(
+        text(&["decode", "--session", "--pretty", "--bytes", "array", "-"]),
+        lines(&[
+            "[",
+            "{",
+            r#"  "blob": ["#,
+            "    202,",
+            "    254",
+            "  ]",
+            "},",
+            "[",
+            r#"  "blob""#,
+            "]",
+            "]"
+        ])
+    );
 }
