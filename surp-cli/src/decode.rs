@@ -27,7 +27,8 @@ is the most the header may ask for, as for a SessionDecoder.
 Examples:
   surp decode data.surp
   surp decode --pretty --bytes hex data.surp -o data.json
-  surp decode --session stream.surp")]
+  surp decode --session stream.surp
+  surp decode --dictionary dict.surp event.surp")]
 pub struct Args {
     /// The Surp input; standard input when absent or `-`.
     pub file: Option<PathBuf>,
@@ -44,6 +45,11 @@ pub struct Args {
     #[arg(long, value_name = "STRINGS,SHAPES,BYTES", requires = "session",
           value_parser = session::parse_budget, default_value = session::DEFAULT_BUDGET)]
     pub budget: surp_dedup::Budget,
+    /// The stored dictionary the document was written with (as `surp
+    /// encode --dictionary` writes it), or, with --session, that the
+    /// session starts from.
+    #[arg(long, value_name = "DICT")]
+    pub dictionary: Option<PathBuf>,
     /// How to write byte strings.
     #[arg(long, value_enum, default_value_t = BytesForm::Base64)]
     pub bytes: BytesForm,
@@ -56,11 +62,35 @@ pub struct Args {
 /// document is read, so a document that expands a lot (deduplicated
 /// references, `--pretty`) needs no memory for its whole JSON text.
 pub fn run(args: &Args) -> Result<(), Error> {
+    let dictionary = args
+        .dictionary
+        .as_deref()
+        .map(session::load_dictionary)
+        .transpose()?;
     let input = files::read_input(args.file.as_deref())?;
     if args.session {
         return files::with_output(args.output.as_deref(), |out| {
-            session::decode(&input, args.budget, args.bytes, args.pretty, out)
+            let dictionary = dictionary.as_ref();
+            session::decode(
+                &input,
+                args.budget,
+                dictionary,
+                args.bytes,
+                args.pretty,
+                out,
+            )
         });
+    }
+    if let Some(dictionary) = &dictionary {
+        // A dictionary document: its value, then the JSON of that.
+        let value: surp::Value = dictionary
+            .from_slice(&input)
+            .map_err(|e| Error::invalid_surp(e, &input))?;
+        let mut text = Vec::new();
+        session::value_json(&value, args.bytes, args.pretty, &mut text)
+            .map_err(Error::ValueNotJson)?;
+        text.push(b'\n');
+        return files::write_output(args.output.as_deref(), &text);
     }
     files::with_output(args.output.as_deref(), |out| {
         json::write_json(&input, args.bytes, args.pretty, out).map_err(|e| match e {

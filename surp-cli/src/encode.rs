@@ -29,6 +29,7 @@ Examples:
   surp encode data.json -o data.surp
   surp encode --dedup data.json > data.surp
   surp encode --session --budget 1024,128,65536 messages.json -o stream.surp
+  surp encode --dictionary dict.surp event.json -o event.surp
   echo '{\"id\": 7, \"tags\": [\"a\"]}' | surp encode | surp inspect")]
 pub struct Args {
     /// The JSON input; standard input when absent or `-`.
@@ -50,6 +51,11 @@ pub struct Args {
     #[arg(long, value_name = "STRINGS,SHAPES,BYTES", requires = "session",
           value_parser = session::parse_budget, default_value = session::DEFAULT_BUDGET)]
     pub budget: surp_dedup::Budget,
+    /// A stored dictionary (as `surp dictionary` writes it): the document
+    /// is written with it (spec section 9.2), or with --session, the
+    /// session starts from it. The reader needs the same dictionary.
+    #[arg(long, value_name = "DICT", conflicts_with_all = ["dedup", "dedup_shapes"])]
+    pub dictionary: Option<PathBuf>,
     /// Where to write the Surp document; standard output when absent or `-`.
     #[arg(short, long, value_name = "OUT")]
     pub output: Option<PathBuf>,
@@ -58,10 +64,17 @@ pub struct Args {
 /// Runs `surp encode`.
 pub fn run(args: &Args) -> Result<(), Error> {
     files::check_binary_output(args.output.as_deref())?;
+    let dictionary = args
+        .dictionary
+        .as_deref()
+        .map(session::load_dictionary)
+        .transpose()?;
     let input = files::read_input(args.file.as_deref())?;
     let value = json::parse(&input)?;
     let bytes = if args.session {
-        session::encode(&value, args.budget)?
+        session::encode(&value, args.budget, dictionary.as_ref())?
+    } else if let Some(dictionary) = &dictionary {
+        dictionary.to_vec(&value).map_err(Error::Encode)?
     } else if args.dedup {
         surp_dedup::to_vec(&value).map_err(Error::Encode)?
     } else if args.dedup_shapes {

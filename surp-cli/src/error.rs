@@ -8,6 +8,9 @@ pub const EXIT_FAILURE: u8 = 1;
 /// Exit code for usage errors (clap exits with the same code).
 pub const EXIT_USAGE: u8 = 2;
 
+/// The first byte of a dictionary document and of a session's documents.
+const SESSION_TAG: u8 = 0xf1;
+
 /// A command's failure.
 #[derive(Debug)]
 pub enum Error {
@@ -15,6 +18,9 @@ pub enum Error {
     Surp(surp::Error),
     /// The input is not a valid Surp document, and it is JSON text.
     JsonGivenAsSurp(surp::Error),
+    /// The input is a dictionary document or a session document, given
+    /// where a plain one was expected.
+    SessionDocumentAsSurp(surp::Error),
     /// The document is valid Surp but has no JSON form (a NaN, a float map key).
     NotJson(surp::Error),
     /// The input is not valid JSON; `offset` is the byte it points at.
@@ -42,6 +48,17 @@ pub enum Error {
     /// A session stream that cannot be read, or a message of it that has
     /// no JSON form.
     Session(SessionFailure),
+    /// The file given as `--dictionary` holds no valid stored dictionary.
+    Dictionary {
+        /// The file.
+        path: String,
+        /// What `Dictionary::from_bytes` found.
+        error: surp::Error,
+    },
+    /// `surp dictionary` was given JSON other than an array of samples.
+    SamplesNotAnArray,
+    /// A dictionary document's value has no JSON form: what it is.
+    ValueNotJson(String),
     /// `decode --session` was given no frame at all.
     EmptySession,
 }
@@ -50,9 +67,15 @@ impl Error {
     /// `error`, found decoding `input` as Surp. When `input` is JSON text,
     /// the message says so: the decoder alone would only report trailing
     /// bytes after the first character, read as a small integer.
+    ///
+    /// Likewise for a document that starts with `f1`, the tag that starts
+    /// a dictionary document or a session's header and messages (spec
+    /// section 9), which a plain decoder refuses at its first byte.
     pub fn invalid_surp(error: surp::Error, input: &[u8]) -> Error {
         if crate::json::is_json_text(input) {
             Error::JsonGivenAsSurp(error)
+        } else if input.first() == Some(&SESSION_TAG) && error.offset() == Some(0) {
+            Error::SessionDocumentAsSurp(error)
         } else {
             Error::Surp(error)
         }
@@ -91,6 +114,12 @@ impl Display for Error {
                 "invalid Surp document: {e} (the input is JSON text; `surp encode` converts \
                  JSON to Surp)"
             ),
+            Error::SessionDocumentAsSurp(e) => write!(
+                f,
+                "invalid Surp document: {e} (a document that starts with f1 was written with \
+                 a dictionary or in a session: `surp decode --dictionary DICT` reads the first, \
+                 `surp decode --session` a stream of the second)"
+            ),
             Error::NotJson(e) => write!(f, "cannot convert to JSON: {e}"),
             Error::Json { error, offset } => write!(f, "invalid JSON: {error} (byte {offset})"),
             Error::Encode(e) => write!(f, "cannot encode: {e}"),
@@ -106,6 +135,13 @@ impl Display for Error {
                 f.write_str("--session takes a JSON array, each item one message of the session")
             }
             Error::Session(failure) => Display::fmt(failure, f),
+            Error::Dictionary { path, error } => {
+                write!(f, "invalid dictionary in {path}: {error}")
+            }
+            Error::SamplesNotAnArray => {
+                f.write_str("`surp dictionary` takes a JSON array of sample values")
+            }
+            Error::ValueNotJson(what) => write!(f, "cannot convert to JSON: {what}"),
             Error::EmptySession => f.write_str(
                 "invalid Surp session: no frame at byte 0; a session starts with its header's \
                  frame",

@@ -1,11 +1,13 @@
-//! The `surp` command: convert JSON to Surp and back, dump a document token
-//! by token, and show where its bytes go.
+//! The `surp` command: convert JSON to Surp and back (documents, session
+//! streams, dictionary documents), learn a dictionary, dump a document
+//! token by token, and show where its bytes go.
 //!
 //! Each subcommand is a module with its arguments and a `run` function;
 //! `inspect` and `stats` share the token [`walker`]. Exit codes: 0 on
 //! success, 1 for invalid input or a failed read or write, 2 for usage errors.
 
 mod decode;
+mod dictionary;
 mod encode;
 mod error;
 mod files;
@@ -32,6 +34,7 @@ Examples:
   surp encode --dedup data.json -o d.surp  JSON to deduplicated Surp
   surp decode --pretty data.surp           Surp to indented JSON
   surp encode --session m.json -o s.surp   a JSON array as a session's frames
+  surp dictionary samples.json -o d.surp   learn a dictionary from samples
   surp inspect data.surp                   one line per token
   surp stats --dedup-estimate data.surp    where the bytes go
 
@@ -49,6 +52,8 @@ enum Command {
     Encode(encode::Args),
     /// Convert Surp (plain or deduplicated) to JSON.
     Decode(decode::Args),
+    /// Learn a dictionary from sample values (a JSON array).
+    Dictionary(dictionary::Args),
     /// Dump a Surp document, one line per token.
     Inspect(inspect::Args),
     /// Show how a Surp document's bytes split into keys, strings, numbers,
@@ -61,6 +66,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Encode(args) => encode::run(args),
         Command::Decode(args) => decode::run(args),
+        Command::Dictionary(args) => dictionary::run(args),
         Command::Inspect(args) => inspect::run(args),
         Command::Stats(args) => stats::run(args),
     };

@@ -1,10 +1,12 @@
 //! `surp encode --session` and `surp decode --session`: the messages of a
 //! session (spec section 9.1) as a stream of frames (section 10), its
-//! header first, and a JSON array of those messages.
+//! header first, and a JSON array of those messages; and `--dictionary`,
+//! the stored dictionary (section 9.2) a session or a document starts from.
 
 use std::io::Write;
+use std::path::Path;
 
-use surp_dedup::{Budget, SessionOptions};
+use surp_dedup::{Budget, Dictionary, SessionOptions};
 
 use surp::frame::{DEFAULT_MAX_FRAME_LEN, PREFIX_LEN};
 
@@ -43,17 +45,54 @@ pub fn parse_budget(text: &str) -> Result<Budget, String> {
     Ok(budget)
 }
 
-fn options(budget: Budget) -> SessionOptions {
-    SessionOptions::new().budget(budget.strings, budget.shapes, budget.bytes)
+fn options(budget: Budget, dictionary: Option<&Dictionary>) -> SessionOptions {
+    let options = SessionOptions::new().budget(budget.strings, budget.shapes, budget.bytes);
+    match dictionary {
+        Some(dictionary) => options.dictionary(dictionary.clone()),
+        None => options,
+    }
+}
+
+/// The stored dictionary in the file at `path`, as `surp dictionary` (or
+/// `Dictionary::to_bytes`) writes it.
+pub fn load_dictionary(path: &Path) -> Result<Dictionary, Error> {
+    let bytes = crate::files::read_input(Some(path))?;
+    Dictionary::from_bytes(&bytes).map_err(|error| Error::Dictionary {
+        path: path.display().to_string(),
+        error,
+    })
+}
+
+/// Writes `value` as JSON text into `text` (cleared first), without the
+/// final newline. A value without a JSON form gives what it is; an offset
+/// would be one of the plain document made here, not of the input.
+pub fn value_json(
+    value: &surp::Value,
+    bytes: BytesForm,
+    pretty: bool,
+    text: &mut Vec<u8>,
+) -> Result<(), String> {
+    let plain = surp::to_vec(value).map_err(|e| e.kind().to_string())?;
+    text.clear();
+    json::write_json(&plain, bytes, pretty, text).map_err(|e| match e {
+        JsonError::Surp(e) => e.kind().to_string(),
+        JsonError::Io(e) => e.to_string(),
+    })?;
+    text.pop(); // the newline
+    Ok(())
 }
 
 /// Encodes each item of a JSON array as the next message of one session:
 /// the header's frame, then a frame per message.
-pub fn encode(value: &surp::Value, budget: Budget) -> Result<Vec<u8>, Error> {
+pub fn encode(
+    value: &surp::Value,
+    budget: Budget,
+    dictionary: Option<&Dictionary>,
+) -> Result<Vec<u8>, Error> {
     let surp::Value::Array(messages) = value else {
         return Err(Error::NotAnArray);
     };
-    let mut encoder = options(budget).encoder();
+    let mut encoder = options(budget, dictionary).encoder();
     let mut out = Vec::new();
     let frame = |out: &mut Vec<u8>, doc: &[u8]| {
         surp::frame::write_frame_bytes(out, doc).map_err(Error::Encode)
@@ -76,11 +115,12 @@ pub fn encode(value: &surp::Value, budget: Budget) -> Result<Vec<u8>, Error> {
 pub fn decode(
     input: &[u8],
     budget: Budget,
+    dictionary: Option<&Dictionary>,
     bytes: BytesForm,
     pretty: bool,
     out: &mut dyn Write,
 ) -> Result<(), WriteFailure> {
-    let mut decoder = options(budget).decoder();
+    let mut decoder = options(budget, dictionary).decoder();
     let mut reader = input;
     let mut doc = Vec::new();
     let mut text = Vec::new();
@@ -124,25 +164,16 @@ pub fn decode(
             out.write_all(b"[").map_err(io)?;
         } else {
             let value: surp::Value = decoder.decode(&doc).map_err(invalid)?;
-            // The message as a plain document, so that the JSON writer of
-            // `surp decode` turns it into text. What that writer refuses
-            // is a value without a JSON form; its offset would be in the
-            // document made here, so only the message's frame is named.
-            let plain = surp::to_vec(&value)
-                .map_err(Error::Encode)
-                .map_err(WriteFailure::Command)?;
-            text.clear();
-            json::write_json(&plain, bytes, pretty, &mut text).map_err(|e| match e {
-                JsonError::Surp(e) => failed(SessionFailure {
+            // Only the message's frame is named if it has no JSON form.
+            value_json(&value, bytes, pretty, &mut text).map_err(|what| {
+                failed(SessionFailure {
                     not_json: true,
-                    what: e.kind().to_string(),
+                    what,
                     frame,
                     start,
                     json_text: false,
-                }),
-                JsonError::Io(e) => WriteFailure::Io(e),
+                })
             })?;
-            text.pop(); // the newline
             out.write_all(if frame == 1 { b"\n" } else { b",\n" })
                 .map_err(io)?;
             out.write_all(&text).map_err(io)?;

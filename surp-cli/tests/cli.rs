@@ -429,7 +429,7 @@ fn help_has_examples() {
         .stdout(predicate::str::contains(
             "Examples:\n  surp encode data.json -o data.surp",
         ));
-    for command in ["encode", "decode", "inspect", "stats"] {
+    for command in ["encode", "decode", "dictionary", "inspect", "stats"] {
         surp()
             .args([command, "--help"])
             .assert()
@@ -808,4 +808,112 @@ fn session_messages_take_the_json_options_of_decode() {
             "]"
         ])
     );
+}
+
+#[test]
+fn dictionaries_are_learnt_and_read_as_surp_dedup_does() {
+    let samples = session_messages();
+    let values: Vec<surp::Value> =
+        surp::from_slice(&run_ok(&["encode", "-"], samples.as_bytes())).unwrap();
+    let stored = run_ok(&["dictionary", "-"], samples.as_bytes());
+    let dictionary = surp_dedup::Dictionary::from_samples(&values).unwrap();
+    assert_eq!(stored, dictionary.to_bytes());
+    // The stored form is a plain document that says what it holds.
+    let shown = String::from_utf8(run_ok(&["decode", "-"], &stored)).unwrap();
+    assert!(
+        shown.starts_with(r#"{"surp_dictionary":1,"strings":["#),
+        "{shown}"
+    );
+
+    let dir = std::env::temp_dir().join(format!("surp-cli-dictionary-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dict = dir.join("dict.surp");
+    std::fs::write(&dict, &stored).unwrap();
+    let dict = dict.to_str().unwrap();
+
+    // One value: the bytes of Dictionary::to_vec, back to the same JSON,
+    // and smaller than the plain document (its keys and repeated strings
+    // are references).
+    let one = r#"{"id": 7, "level": "info", "user": "user-3", "note": "message number 7", "score": 21.5}"#;
+    let doc = run_ok(&["encode", "--dictionary", dict, "-"], one.as_bytes());
+    let value: surp::Value = surp::from_slice(&run_ok(&["encode", "-"], one.as_bytes())).unwrap();
+    assert_eq!(doc, dictionary.to_vec(&value).unwrap());
+    assert!(doc.len() < run_ok(&["encode", "-"], one.as_bytes()).len());
+    let back = run_ok(&["decode", "--dictionary", dict, "-"], &doc);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&back).unwrap(),
+        serde_json::from_str::<serde_json::Value>(one).unwrap()
+    );
+
+    // A session that starts from it: the frames of surp-dedup's encoder,
+    // read back; its first message is already small.
+    let stream = run_ok(
+        &["encode", "--session", "--dictionary", dict, "-"],
+        samples.as_bytes(),
+    );
+    let mut encoder = surp_dedup::SessionOptions::new()
+        .dictionary(dictionary.clone())
+        .encoder();
+    let mut expected = Vec::new();
+    surp::frame::write_frame_bytes(&mut expected, &encoder.header()).unwrap();
+    for m in &values {
+        surp::frame::write_frame_bytes(&mut expected, &encoder.encode(m).unwrap()).unwrap();
+    }
+    assert_eq!(stream, expected);
+    let plain_stream = run_ok(&["encode", "--session", "-"], samples.as_bytes());
+    assert!(frames(&stream)[1].1.len() < frames(&plain_stream)[1].1.len() / 2);
+    let text = run_ok(&["decode", "--session", "--dictionary", dict, "-"], &stream);
+    assert_eq!(
+        serde_json::from_slice::<serde_json::Value>(&text).unwrap(),
+        serde_json::from_str::<serde_json::Value>(&samples).unwrap()
+    );
+
+    // Without the dictionary, or with another, each is refused.
+    let fails = |args: &[&str], input: &[u8], expected: &str| {
+        let out = surp().args(args).write_stdin(input).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(expected), "surp {args:?}: {stderr}");
+    };
+    fails(
+        &["decode", "-"],
+        &doc,
+        "reserved tag byte 0xf1 at byte 0 (a document that starts with f1 was written with a \
+         dictionary or in a session",
+    );
+    fails(
+        &["decode", "--session", "-"],
+        &stream,
+        "but the decoder has no dictionary at byte 19, in frame 0 (the header's)",
+    );
+    let other = dir.join("other.surp");
+    std::fs::write(&other, run_ok(&["dictionary", "-"], b"[{\"a\": \"bbbb\"}]")).unwrap();
+    let other = other.to_str().unwrap();
+    fails(
+        &["decode", "--dictionary", other, "-"],
+        &doc,
+        &format!(
+            "document written with dictionary {:016x}, but the decoder has dictionary",
+            dictionary.id()
+        ),
+    );
+    // A file that is no stored dictionary, and samples that are no array.
+    let not_a_dictionary = dir.join("plain.surp");
+    std::fs::write(&not_a_dictionary, run_ok(&["encode", "-"], b"[1, 2]")).unwrap();
+    fails(
+        &[
+            "encode",
+            "--dictionary",
+            not_a_dictionary.to_str().unwrap(),
+            "-",
+        ],
+        one.as_bytes(),
+        &format!("invalid dictionary in {}: ", not_a_dictionary.display()),
+    );
+    fails(
+        &["dictionary", "-"],
+        b"{\"a\": 1}",
+        "`surp dictionary` takes a JSON array of sample values",
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }
