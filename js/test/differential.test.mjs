@@ -12,13 +12,13 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import fc from "fast-check";
 
-import { DEFAULT_BUDGET, SessionDecoder, SessionEncoder, decode, encode, frame, readFrames } from "../dist/index.js";
+import { DEFAULT_BUDGET, Dictionary, DictionaryDecoder, SessionDecoder, SessionEncoder, decode, encode, frame, readFrames } from "../dist/index.js";
 import { fromHex, hexOf, normalize, toJs, toNotation } from "./notation.mjs";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -234,6 +234,45 @@ test("random JSON values as session messages: the Rust session encoder's frames,
     sameBytes(rust(back.stdout), encode(toJs({ array: messages })), () => `session ${sessions}`);
   }
   t.diagnostic(`${values.length} messages in ${sessions} sessions agree`);
+});
+
+// Dictionaries (spec section 9.2): Rust learns one from some of the random
+// values (`surp dictionary`); JavaScript reads its stored form, writes each
+// value as Rust writes it with `surp encode --dictionary`, and reads Rust's
+// documents; and a session that starts from it gives the same frames.
+test("random JSON values with a dictionary Rust learnt: the same documents and sessions, both ways", { skip: !hasCli && "no CLI" }, (t) => {
+  const values = randomValues().slice(0, 2000);
+  const stored = rustSession(["dictionary", "-"], json({ array: values.slice(0, 300) }));
+  const dictionary = Dictionary.fromBytes(stored);
+  sameBytes(dictionary.toBytes(), stored, () => "the stored dictionary, read and written again");
+  const dir = mkdtempSync(join(tmpdir(), "surp-dictionary-"));
+  const path = join(dir, "dict.surp");
+  writeFileSync(path, stored);
+  const reader = new DictionaryDecoder(dictionary, { mapsAs: "entries", wrapFloats: true });
+  // A process a value would be slow: each document holds CHUNK of them,
+  // as an array.
+  let documents = 0;
+  for (let i = 0; i < values.length; i += CHUNK) {
+    const v = { array: values.slice(i, i + CHUNK) };
+    const theirs = rustSession(["encode", "--dictionary", path, "-"], json(v));
+    sameBytes(dictionary.encode(toJs(v)), theirs, () => `values ${i}.. with the dictionary`);
+    assert.deepStrictEqual(toNotation(reader.decode(theirs)), normalize(v, true));
+    documents++;
+  }
+  for (const budget of [DEFAULT_BUDGET, { strings: 12, shapes: 3, bytes: 600 }]) {
+    const flag = ["--budget", `${budget.strings},${budget.shapes},${budget.bytes}`, "--dictionary", path];
+    const messages = values.slice(0, SESSION);
+    const theirs = rustSession(["encode", "--session", ...flag, "-"], json({ array: messages }));
+    const encoder = new SessionEncoder({ budget, dictionary });
+    const ours = Buffer.concat([frame(encoder.header()), ...messages.map((m) => frame(encoder.encode(toJs(m))))]);
+    sameBytes(ours, theirs, () => `a session from the dictionary (budget ${flag[1]})`);
+    const decoder = new SessionDecoder({ budget, dictionary, mapsAs: "entries", wrapFloats: true });
+    const docs = [...readFrames(theirs)];
+    decoder.readHeader(docs[0]);
+    docs.slice(1).forEach((doc, k) => assert.deepStrictEqual(toNotation(decoder.decode(doc)), normalize(messages[k], true)));
+  }
+  rmSync(dir, { recursive: true });
+  t.diagnostic(`${documents} dictionary documents and 2 sessions of ${SESSION} messages agree`);
 });
 
 /** The offset of the error the Rust decoder reports for `input`, "ok", or null when only its JSON output failed. */
