@@ -203,6 +203,21 @@ const BUDGETS = [DEFAULT_BUDGET, { strings: 12, shapes: 3, bytes: 600 }, { strin
 /** Messages a session. */
 const SESSION = 500;
 
+/** The frames of a JavaScript session of `messages`: its header's, then one a message. */
+function jsSession(options, messages) {
+  const encoder = new SessionEncoder(options);
+  return Buffer.concat([frame(encoder.header()), ...messages.map((m) => frame(encoder.encode(toJs(m))))]);
+}
+
+/** Reads the session `stream` in JavaScript and checks that its messages are `messages`. */
+function readSession(stream, options, messages) {
+  const decoder = new SessionDecoder({ ...options, mapsAs: "entries", wrapFloats: true });
+  const docs = [...readFrames(stream)];
+  assert.equal(docs.length, 1 + messages.length);
+  decoder.readHeader(docs[0]);
+  docs.slice(1).forEach((doc, k) => assert.deepStrictEqual(toNotation(decoder.decode(doc)), normalize(messages[k], true)));
+}
+
 function rustSession(args, input) {
   const run = spawnSync(cli, args, { input, maxBuffer: 1 << 30 });
   assert.equal(run.status, 0, `surp ${args.join(" ")}: ${run.stderr}`);
@@ -219,17 +234,13 @@ test("random JSON values as session messages: the Rust session encoder's frames,
     const text = json({ array: messages });
     const theirs = rustSession(["encode", "--session", ...flag, "-"], text);
     // Ours: the same frames, byte for byte.
-    const encoder = new SessionEncoder({ budget });
-    const ours = [frame(encoder.header()), ...messages.map((m) => frame(encoder.encode(toJs(m))))];
-    sameBytes(Buffer.concat(ours), theirs, () => `session ${sessions} (budget ${flag[1]})`);
+    const ours = jsSession({ budget }, messages);
+    sameBytes(ours, theirs, () => `session ${sessions} (budget ${flag[1]})`);
     // JavaScript reads Rust's stream...
-    const decoder = new SessionDecoder({ budget, mapsAs: "entries", wrapFloats: true });
-    const docs = [...readFrames(theirs)];
-    decoder.readHeader(docs[0]);
-    docs.slice(1).forEach((doc, k) => assert.deepStrictEqual(toNotation(decoder.decode(doc)), normalize(messages[k], true)));
+    readSession(theirs, { budget }, messages);
     // ...and Rust reads ours to the same values: its JSON, encoded again
     // by Rust, is the plain document of all the messages.
-    const back = spawnSync(cli, ["decode", "--session", ...flag, "-"], { input: Buffer.concat(ours), maxBuffer: 1 << 30 });
+    const back = spawnSync(cli, ["decode", "--session", ...flag, "-"], { input: ours, maxBuffer: 1 << 30 });
     assert.equal(back.status, 0, back.stderr.toString());
     sameBytes(rust(back.stdout), encode(toJs({ array: messages })), () => `session ${sessions}`);
   }
@@ -263,13 +274,8 @@ test("random JSON values with a dictionary Rust learnt: the same documents and s
     const flag = ["--budget", `${budget.strings},${budget.shapes},${budget.bytes}`, "--dictionary", path];
     const messages = values.slice(0, SESSION);
     const theirs = rustSession(["encode", "--session", ...flag, "-"], json({ array: messages }));
-    const encoder = new SessionEncoder({ budget, dictionary });
-    const ours = Buffer.concat([frame(encoder.header()), ...messages.map((m) => frame(encoder.encode(toJs(m))))]);
-    sameBytes(ours, theirs, () => `a session from the dictionary (budget ${flag[1]})`);
-    const decoder = new SessionDecoder({ budget, dictionary, mapsAs: "entries", wrapFloats: true });
-    const docs = [...readFrames(theirs)];
-    decoder.readHeader(docs[0]);
-    docs.slice(1).forEach((doc, k) => assert.deepStrictEqual(toNotation(decoder.decode(doc)), normalize(messages[k], true)));
+    sameBytes(jsSession({ budget, dictionary }, messages), theirs, () => `a session from the dictionary (budget ${flag[1]})`);
+    readSession(theirs, { budget, dictionary }, messages);
   }
   rmSync(dir, { recursive: true });
   t.diagnostic(`${documents} dictionary documents and 2 sessions of ${SESSION} messages agree`);
