@@ -457,23 +457,42 @@ fn random_and_truncated_input_never_crashes_any_command() {
         b"[{\"a\": \"four\"}, {\"a\": \"four\"}]",
     );
     inputs.extend((0..stream.len()).map(|cut| stream[..cut].to_vec()));
-    // Every byte of the session stream changed, so that headers and
-    // messages (not only frame lengths) go wrong.
-    for at in 0..stream.len() {
-        for byte in [stream[at] ^ 0x5a, 0xff, (next() % 256) as u8] {
-            let mut changed = stream.clone();
-            changed[at] = byte;
-            inputs.push(changed);
+    // A dictionary, and a document written with it, cut short too.
+    let dir = std::env::temp_dir().join(format!("surp-cli-crash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let dict = dir.join("dict.surp");
+    std::fs::write(
+        &dict,
+        run_ok(&["dictionary"], br#"[{"a": "four"}, {"a": "four"}]"#),
+    )
+    .unwrap();
+    let dict = dict.to_str().unwrap();
+    let with_dict = run_ok(
+        &["encode", "--dictionary", dict],
+        br#"{"a": ["four", 2.5]}"#,
+    );
+    inputs.extend((0..with_dict.len()).map(|cut| with_dict[..cut].to_vec()));
+    // Every byte of the session stream and of that document changed, so
+    // that headers and messages (not only lengths) go wrong.
+    for whole in [&stream, &with_dict] {
+        for at in 0..whole.len() {
+            for byte in [whole[at] ^ 0x5a, 0xff, (next() % 256) as u8] {
+                let mut changed = whole.clone();
+                changed[at] = byte;
+                inputs.push(changed);
+            }
         }
     }
     for _ in 0..12 {
         let len = (next() % 40) as usize;
         inputs.push((0..len).map(|_| next() as u8).collect());
     }
-    let commands: [&[&str]; 6] = [
+    let commands: [&[&str]; 8] = [
         &["encode"],
         &["decode"],
         &["decode", "--session"],
+        &["decode", "--dictionary", dict],
+        &["dictionary"],
         &["inspect"],
         &["stats"],
         &["stats", "--dedup-estimate"],
@@ -492,12 +511,19 @@ fn random_and_truncated_input_never_crashes_any_command() {
                 "surp {args:?} on {input:02x?}: {code:?} {stderr}"
             );
             if code == Some(1) {
-                // One line, naming the offset.
+                // One line, naming the offset; a value without a JSON form
+                // from a dictionary document, and JSON that is no array of
+                // samples, have none to name.
                 assert_eq!(stderr.lines().count(), 1, "{stderr}");
-                assert!(stderr.contains("byte "), "{stderr}");
+                let no_offset = ["cannot convert to JSON: ", "takes a JSON array"];
+                assert!(
+                    stderr.contains("byte ") || no_offset.iter().any(|m| stderr.contains(m)),
+                    "surp {args:?} on {input:02x?}: {stderr}"
+                );
             }
         }
     }
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The sessions in this crate's README and in the repository's README,
