@@ -62,11 +62,7 @@ pub struct Args {
 /// document is read, so a document that expands a lot (deduplicated
 /// references, `--pretty`) needs no memory for its whole JSON text.
 pub fn run(args: &Args) -> Result<(), Error> {
-    let dictionary = args
-        .dictionary
-        .as_deref()
-        .map(session::load_dictionary)
-        .transpose()?;
+    let dictionary = session::load_dictionary(args.dictionary.as_deref())?;
     let input = files::read_input(args.file.as_deref())?;
     if args.session {
         return files::with_output(args.output.as_deref(), |out| {

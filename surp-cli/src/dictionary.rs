@@ -40,7 +40,9 @@ pub fn run(args: &Args) -> Result<(), Error> {
     let input = files::read_input(args.file.as_deref())?;
     let value = json::parse(&input)?;
     let surp::Value::Array(samples) = &value else {
-        return Err(Error::SamplesNotAnArray);
+        return Err(Error::NotAnArray(
+            "`surp dictionary` takes a JSON array of sample values",
+        ));
     };
     let dictionary = Dictionary::from_samples(samples).map_err(Error::Encode)?;
     files::write_output(args.output.as_deref(), dictionary.to_bytes())

@@ -64,11 +64,7 @@ pub struct Args {
 /// Runs `surp encode`.
 pub fn run(args: &Args) -> Result<(), Error> {
     files::check_binary_output(args.output.as_deref())?;
-    let dictionary = args
-        .dictionary
-        .as_deref()
-        .map(session::load_dictionary)
-        .transpose()?;
+    let dictionary = session::load_dictionary(args.dictionary.as_deref())?;
     let input = files::read_input(args.file.as_deref())?;
     let value = json::parse(&input)?;
     let bytes = if args.session {

@@ -43,8 +43,9 @@ pub enum Error {
     },
     /// Binary output would go to a terminal.
     BinaryToTerminal,
-    /// `encode --session` was given JSON other than an array of messages.
-    NotAnArray,
+    /// `encode --session` or `dictionary` was given JSON other than an
+    /// array (of messages, of samples): what it takes.
+    NotAnArray(&'static str),
     /// A session stream that cannot be read, or a message of it that has
     /// no JSON form.
     Session(SessionFailure),
@@ -55,8 +56,6 @@ pub enum Error {
         /// What `Dictionary::from_bytes` found.
         error: surp::Error,
     },
-    /// `surp dictionary` was given JSON other than an array of samples.
-    SamplesNotAnArray,
     /// A dictionary document's value has no JSON form: what it is.
     ValueNotJson(String),
     /// `decode --session` was given no frame at all.
@@ -131,15 +130,10 @@ impl Display for Error {
             Error::BinaryToTerminal => f.write_str(
                 "refusing to write binary Surp to a terminal: use -o FILE or redirect the output",
             ),
-            Error::NotAnArray => {
-                f.write_str("--session takes a JSON array, each item one message of the session")
-            }
+            Error::NotAnArray(what) => f.write_str(what),
             Error::Session(failure) => Display::fmt(failure, f),
             Error::Dictionary { path, error } => {
                 write!(f, "invalid dictionary in {path}: {error}")
-            }
-            Error::SamplesNotAnArray => {
-                f.write_str("`surp dictionary` takes a JSON array of sample values")
             }
             Error::ValueNotJson(what) => write!(f, "cannot convert to JSON: {what}"),
             Error::EmptySession => f.write_str(
@@ -184,6 +178,12 @@ impl SessionFailure {
             }
             None => text,
         };
+        SessionFailure::at(what, frame, start)
+    }
+
+    /// `what` (which names the byte of the stream, if any), at the frame
+    /// `frame` that starts at `start`.
+    pub fn at(what: String, frame: usize, start: usize) -> SessionFailure {
         SessionFailure {
             not_json: false,
             what,

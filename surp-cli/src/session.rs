@@ -53,14 +53,19 @@ fn options(budget: Budget, dictionary: Option<&Dictionary>) -> SessionOptions {
     }
 }
 
-/// The stored dictionary in the file at `path`, as `surp dictionary` (or
-/// `Dictionary::to_bytes`) writes it.
-pub fn load_dictionary(path: &Path) -> Result<Dictionary, Error> {
+/// The stored dictionary in the file at `path`, if one is given, as `surp
+/// dictionary` (or `Dictionary::to_bytes`) writes it.
+pub fn load_dictionary(path: Option<&Path>) -> Result<Option<Dictionary>, Error> {
+    let Some(path) = path else {
+        return Ok(None);
+    };
     let bytes = crate::files::read_input(Some(path))?;
-    Dictionary::from_bytes(&bytes).map_err(|error| Error::Dictionary {
-        path: path.display().to_string(),
-        error,
-    })
+    Dictionary::from_bytes(&bytes)
+        .map(Some)
+        .map_err(|error| Error::Dictionary {
+            path: path.display().to_string(),
+            error,
+        })
 }
 
 /// Writes `value` as JSON text into `text` (cleared first), without the
@@ -90,7 +95,9 @@ pub fn encode(
     dictionary: Option<&Dictionary>,
 ) -> Result<Vec<u8>, Error> {
     let surp::Value::Array(messages) = value else {
-        return Err(Error::NotAnArray);
+        return Err(Error::NotAnArray(
+            "--session takes a JSON array, each item one message of the session",
+        ));
     };
     let mut encoder = options(budget, dictionary).encoder();
     let mut out = Vec::new();
@@ -134,27 +141,23 @@ pub fn decode(
             failure.json_text = frame == 0 && json::is_json_text(input);
             WriteFailure::Command(Error::Session(failure))
         };
-        // The frame reader reports a frame cut short as a byte string that
-        // does not fit; the whole input is here, so say it of the frame.
-        if let Some(prefix) = reader.first_chunk::<PREFIX_LEN>() {
-            let declared = u32::from_le_bytes(*prefix) as usize;
-            let left = reader.len() - PREFIX_LEN;
-            if declared > left && declared <= DEFAULT_MAX_FRAME_LEN {
-                return Err(failed(SessionFailure {
-                    not_json: false,
-                    what: format!(
-                        "the frame declares {declared} bytes but the input ends {left} bytes \
-                         after its length, at byte {}",
-                        input.len()
-                    ),
-                    frame,
-                    start,
-                    json_text: false,
-                }));
-            }
-        }
-        let more = surp::frame::read_frame(&mut reader, DEFAULT_MAX_FRAME_LEN, &mut doc)
-            .map_err(|e| failed(SessionFailure::new(&e, start, frame, start)))?;
+        let more =
+            surp::frame::read_frame(&mut reader, DEFAULT_MAX_FRAME_LEN, &mut doc).map_err(|e| {
+                match e.kind() {
+                    // The frame reader reports a frame cut short as a byte
+                    // string that does not fit; say it of the frame.
+                    surp::ErrorKind::LengthExceedsInput { len, .. } => {
+                        let left = input.len() - document;
+                        let what = format!(
+                            "the frame declares {len} bytes but the input ends {left} bytes after \
+                         its length, at byte {}",
+                            input.len()
+                        );
+                        failed(SessionFailure::at(what, frame, start))
+                    }
+                    _ => failed(SessionFailure::new(&e, start, frame, start)),
+                }
+            })?;
         if !more {
             break;
         }
@@ -168,10 +171,7 @@ pub fn decode(
             value_json(&value, bytes, pretty, &mut text).map_err(|what| {
                 failed(SessionFailure {
                     not_json: true,
-                    what,
-                    frame,
-                    start,
-                    json_text: false,
+                    ..SessionFailure::at(what, frame, start)
                 })
             })?;
             out.write_all(if frame == 1 { b"\n" } else { b",\n" })

@@ -25,6 +25,16 @@ fn run_ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
     out.stdout
 }
 
+/// Runs `surp` with `args` on `stdin`, expecting exit code 1 and nothing
+/// on stdout; returns stderr.
+fn run_fails(args: &[&str], stdin: &[u8]) -> String {
+    let out = surp().args(args).write_stdin(stdin).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "surp {args:?}: {stderr}");
+    assert!(out.stdout.is_empty(), "surp {args:?} wrote to stdout");
+    stderr
+}
+
 /// Lines of expected output, each ending with a newline.
 fn lines(lines: &[&str]) -> String {
     lines.iter().map(|line| format!("{line}\n")).collect()
@@ -699,13 +709,7 @@ fn broken_session_streams_fail_naming_the_frame_and_the_byte() {
     let stream = run_ok(&["encode", "--session", "-"], session_messages().as_bytes());
     let parts = frames(&stream);
     let fails = |args: &[&str], input: &[u8], message: &str| {
-        surp()
-            .args(args)
-            .write_stdin(input)
-            .assert()
-            .code(1)
-            .stdout("")
-            .stderr(format!("surp: {message}\n"));
+        assert_eq!(run_fails(args, input), format!("surp: {message}\n"));
     };
     let decode = ["decode", "--session", "-"];
     // Cut inside the third frame (the second message).
@@ -740,9 +744,7 @@ fn broken_session_streams_fail_naming_the_frame_and_the_byte() {
     let mut bad = stream.clone();
     let at = third + 4 + 3;
     bad[at..at + 2].copy_from_slice(&[0xf3, 0xff]);
-    let out = surp().args(decode).write_stdin(bad).output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    let stderr = run_fails(&decode, &bad);
     assert!(
         stderr.contains(&format!(
             " at byte {at}, in frame 2, which starts at byte {third}"
@@ -896,9 +898,7 @@ fn dictionaries_are_learnt_and_read_as_surp_dedup_does() {
 
     // Without the dictionary, or with another, each is refused.
     let fails = |args: &[&str], input: &[u8], expected: &str| {
-        let out = surp().args(args).write_stdin(input).output().unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        let stderr = run_fails(args, input);
         assert!(stderr.contains(expected), "surp {args:?}: {stderr}");
     };
     fails(
