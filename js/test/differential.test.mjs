@@ -47,13 +47,15 @@ function exportDir() {
 const hasCli = existsSync(cli);
 const datasets = hasCli || process.env.SURP_EXPORT_DIR ? exportDir() : null;
 
-/** What the Rust side writes for JSON text, with `surp encode [flag]`. */
-function rust(json, flag) {
-  const args = ["encode", ...(flag ? [flag] : []), "-"];
-  const run = spawnSync(cli, args, { input: json, maxBuffer: 1 << 30 });
+/** What `surp args...` writes for `input`, which it must accept. */
+function runCli(args, input) {
+  const run = spawnSync(cli, args, { input, maxBuffer: 1 << 30 });
   assert.equal(run.status, 0, `surp ${args.join(" ")}: ${run.stderr}`);
   return new Uint8Array(run.stdout);
 }
+
+/** What the Rust side writes for JSON text, with `surp encode [flag]`. */
+const rust = (json, flag) => runCli(["encode", ...(flag ? [flag] : []), "-"], json);
 
 /**
  * Asserts that two byte strings are equal. Compared as bytes; only a
@@ -197,8 +199,9 @@ test("random JSON values: the same bytes as the Rust encoders, plain and dedupli
 
 // Sessions (spec section 9.1): the random values as the messages of
 // sessions, three of the four budgets small enough (in strings, shapes or
-// bytes) that the tables tumble every few messages. `surp encode --session` writes a header frame and a frame
-// a message; `surp decode --session` prints the messages as a JSON array.
+// bytes) that the tables tumble every few messages. `surp encode
+// --session` writes a header frame and a frame a message; `surp decode
+// --session` prints the messages as a JSON array.
 const BUDGETS = [DEFAULT_BUDGET, { strings: 12, shapes: 3, bytes: 600 }, { strings: 400, shapes: 1, bytes: 1 << 20 }, { strings: 0, shapes: 0, bytes: 0 }];
 /** Messages a session. */
 const SESSION = 500;
@@ -218,12 +221,6 @@ function readSession(stream, options, messages) {
   docs.slice(1).forEach((doc, k) => assert.deepStrictEqual(toNotation(decoder.decode(doc)), normalize(messages[k], true)));
 }
 
-function rustSession(args, input) {
-  const run = spawnSync(cli, args, { input, maxBuffer: 1 << 30 });
-  assert.equal(run.status, 0, `surp ${args.join(" ")}: ${run.stderr}`);
-  return new Uint8Array(run.stdout);
-}
-
 test("random JSON values as session messages: the Rust session encoder's frames, read both ways", { skip: !hasCli && "no CLI" }, (t) => {
   const values = randomValues();
   let sessions = 0;
@@ -232,7 +229,7 @@ test("random JSON values as session messages: the Rust session encoder's frames,
     const budget = BUDGETS[sessions++ % BUDGETS.length];
     const flag = ["--budget", `${budget.strings},${budget.shapes},${budget.bytes}`];
     const text = json({ array: messages });
-    const theirs = rustSession(["encode", "--session", ...flag, "-"], text);
+    const theirs = runCli(["encode", "--session", ...flag, "-"], text);
     // Ours: the same frames, byte for byte.
     const ours = jsSession({ budget }, messages);
     sameBytes(ours, theirs, () => `session ${sessions} (budget ${flag[1]})`);
@@ -240,9 +237,8 @@ test("random JSON values as session messages: the Rust session encoder's frames,
     readSession(theirs, { budget }, messages);
     // ...and Rust reads ours to the same values: its JSON, encoded again
     // by Rust, is the plain document of all the messages.
-    const back = spawnSync(cli, ["decode", "--session", ...flag, "-"], { input: ours, maxBuffer: 1 << 30 });
-    assert.equal(back.status, 0, back.stderr.toString());
-    sameBytes(rust(back.stdout), encode(toJs({ array: messages })), () => `session ${sessions}`);
+    const back = runCli(["decode", "--session", ...flag, "-"], ours);
+    sameBytes(rust(back), encode(toJs({ array: messages })), () => `session ${sessions}`);
   }
   t.diagnostic(`${values.length} messages in ${sessions} sessions agree`);
 });
@@ -253,7 +249,7 @@ test("random JSON values as session messages: the Rust session encoder's frames,
 // documents; and a session that starts from it gives the same frames.
 test("random JSON values with a dictionary Rust learnt: the same documents and sessions, both ways", { skip: !hasCli && "no CLI" }, (t) => {
   const values = randomValues().slice(0, 2000);
-  const stored = rustSession(["dictionary", "-"], json({ array: values.slice(0, 300) }));
+  const stored = runCli(["dictionary", "-"], json({ array: values.slice(0, 300) }));
   const dictionary = Dictionary.fromBytes(stored);
   sameBytes(dictionary.toBytes(), stored, () => "the stored dictionary, read and written again");
   const dir = mkdtempSync(join(tmpdir(), "surp-dictionary-"));
@@ -265,7 +261,7 @@ test("random JSON values with a dictionary Rust learnt: the same documents and s
   let documents = 0;
   for (let i = 0; i < values.length; i += CHUNK) {
     const v = { array: values.slice(i, i + CHUNK) };
-    const theirs = rustSession(["encode", "--dictionary", path, "-"], json(v));
+    const theirs = runCli(["encode", "--dictionary", path, "-"], json(v));
     sameBytes(dictionary.encode(toJs(v)), theirs, () => `values ${i}.. with the dictionary`);
     assert.deepStrictEqual(toNotation(reader.decode(theirs)), normalize(v, true));
     documents++;
@@ -273,7 +269,7 @@ test("random JSON values with a dictionary Rust learnt: the same documents and s
   for (const budget of [DEFAULT_BUDGET, { strings: 12, shapes: 3, bytes: 600 }]) {
     const flag = ["--budget", `${budget.strings},${budget.shapes},${budget.bytes}`, "--dictionary", path];
     const messages = values.slice(0, SESSION);
-    const theirs = rustSession(["encode", "--session", ...flag, "-"], json({ array: messages }));
+    const theirs = runCli(["encode", "--session", ...flag, "-"], json({ array: messages }));
     sameBytes(jsSession({ budget, dictionary }, messages), theirs, () => `a session from the dictionary (budget ${flag[1]})`);
     readSession(theirs, { budget, dictionary }, messages);
   }
