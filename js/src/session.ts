@@ -29,11 +29,14 @@ import * as tag from "./tag.js";
 
 /** What a session's tables may hold beyond their initial state before they tumble back to it. */
 export interface Budget {
-  /** String slots (at most 2^24). */
+  /** String slots: a header states at most 2^24, and more is taken as 2^24. */
   strings: number;
-  /** Shapes (at most 2^16). */
+  /** Shapes: a header states at most 2^16, and more is taken as 2^16. */
   shapes: number;
-  /** Bytes (below 2^32): a slot of `len` bytes counts `len + 32`, a shape `32 + Σ (len(k) + 8)`. */
+  /**
+   * Bytes, taken as at most 2^32 − 1: a slot of `len` bytes counts
+   * `len + 32`, a shape `32 + Σ (len(k) + 8)`.
+   */
   bytes: number;
 }
 
@@ -69,16 +72,23 @@ export interface TableUsage {
   bytes: number;
 }
 
-/** The budget of `options`, checked. */
+/**
+ * The budget of `options`: each part a whole number of at least 0, capped
+ * at what a header can state ({@link MAX_BUDGET}), as Rust's
+ * `SessionOptions::budget` caps it. A larger number would behave the same
+ * (the tables never hold more), but its header would be refused by every
+ * decoder.
+ */
 function budgetOf(options: SessionOptions): Budget {
   const budget = options.budget ?? DEFAULT_BUDGET;
-  for (const part of ["strings", "shapes", "bytes"] as const) {
-    const n = budget[part];
-    if (!Number.isSafeInteger(n) || n < 0 || n > MAX_BUDGET[part]) {
-      throw new RangeError(`the budget's ${part} must be an integer from 0 to ${MAX_BUDGET[part]}, not ${n}`);
+  const part = (name: keyof Budget): number => {
+    const n = budget[name];
+    if (typeof n !== "number" || !(Number.isInteger(n) || n === Infinity) || n < 0) {
+      throw new RangeError(`the budget's ${name} must be a whole number of at least 0, not ${String(n)}`);
     }
-  }
-  return { strings: budget.strings, shapes: budget.shapes, bytes: budget.bytes };
+    return Math.min(n, MAX_BUDGET[name]);
+  };
+  return { strings: part("strings"), shapes: part("shapes"), bytes: part("bytes") };
 }
 
 function exceeds(budget: Budget, strings: number, shapes: number, bytes: number): boolean {

@@ -67,7 +67,20 @@ test("the default budget is Rust's DEFAULT_BUDGET, and the header states it", ()
   // A decoder with the default budget refuses a header that asks for more.
   const big = new SessionEncoder({ budget: { strings: 16385, shapes: 1, bytes: 1 } });
   throwsAt(() => new SessionDecoder().readHeader(big.header()), "Session", "BudgetTooLarge", 3);
-  assert.throws(() => new SessionEncoder({ budget: { strings: 2 ** 24 + 1, shapes: 0, bytes: 0 } }), RangeError);
+  // Past what a header can state, a budget is capped, as Rust's
+  // SessionOptions::budget caps it: the header stays readable.
+  const most = { strings: 2 ** 24, shapes: 2 ** 16, bytes: 2 ** 32 - 1 };
+  const capped = new SessionEncoder({ budget: { strings: 2 ** 30, shapes: Infinity, bytes: 2 ** 40 } });
+  assert.deepStrictEqual(capped.header(), new SessionEncoder({ budget: most }).header());
+  assert.equal(hexOf(capped.header()), "f10001" + "00000001" + "00000100" + "ffffffff" + "00");
+  const decoder = new SessionDecoder({ budget: { strings: 2 ** 30, shapes: 2 ** 30, bytes: 2 ** 40 } });
+  decoder.readHeader(capped.header());
+  assert.deepStrictEqual(decoder.decode(capped.encode(["abcd", "abcd"])), ["abcd", "abcd"]);
+  // What no budget can be is refused.
+  for (const bad of [-1, 1.5, NaN, "10", undefined]) {
+    assert.throws(() => new SessionEncoder({ budget: { strings: bad, shapes: 0, bytes: 0 } }), RangeError);
+    assert.throws(() => new SessionDecoder({ budget: { strings: 0, shapes: bad, bytes: 0 } }), RangeError);
+  }
 });
 
 test("after a tumble the next message writes its strings out again, and goes on from there", () => {
