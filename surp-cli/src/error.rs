@@ -162,23 +162,11 @@ pub struct SessionFailure {
 }
 
 impl SessionFailure {
-    /// `error`, found at the frame `frame` that starts at `start`, its
-    /// offset counted from `base` (the frame's start, for the frame reader,
-    /// or its document's, for the session decoder): the message names the
-    /// byte of the stream instead, so that it can be found in a dump.
-    pub fn new(error: &surp::Error, base: usize, frame: usize, start: usize) -> SessionFailure {
-        let text = error.to_string();
-        let what = match error.offset() {
-            Some(offset) => {
-                let relative = format!("{} at byte {offset}", error.kind());
-                match text.strip_prefix(&relative) {
-                    Some(rest) => format!("{} at byte {}{rest}", error.kind(), base + offset),
-                    None => text,
-                }
-            }
-            None => text,
-        };
-        SessionFailure::at(what, frame, start)
+    /// `error`, found at the frame `frame` that starts at `start`; its
+    /// offset, if any, counts from the start of the stream (see
+    /// [`surp::Error::shifted`]), so that it can be found in a dump.
+    pub fn new(error: surp::Error, frame: usize, start: usize) -> SessionFailure {
+        SessionFailure::at(error.to_string(), frame, start)
     }
 
     /// `what` (which names the byte of the stream, if any), at the frame

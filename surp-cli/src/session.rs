@@ -155,13 +155,14 @@ pub fn decode(
                         );
                         failed(SessionFailure::at(what, frame, start))
                     }
-                    _ => failed(SessionFailure::new(&e, start, frame, start)),
+                    _ => failed(SessionFailure::new(e.shifted(start), frame, start)),
                 }
             })?;
         if !more {
             break;
         }
-        let invalid = |e: surp::Error| failed(SessionFailure::new(&e, document, frame, start));
+        let invalid =
+            |e: surp::Error| failed(SessionFailure::new(e.shifted(document), frame, start));
         if frame == 0 {
             decoder.read_header(&doc).map_err(invalid)?;
             out.write_all(b"[").map_err(io)?;

@@ -354,6 +354,26 @@ impl Error {
         self.0.offset
     }
 
+    /// The same error for a document at byte `start` of a larger input (a
+    /// stream's frame): its offset and message then name the whole's byte.
+    ///
+    /// ```
+    /// let mut stream = surp::to_vec(&"first").unwrap();
+    /// let second = stream.len();
+    /// stream.extend_from_slice(&surp::to_vec(&["a", "b"]).unwrap()[..2]); // cut short
+    /// let err = surp::from_slice::<Vec<String>>(&stream[second..]).unwrap_err();
+    /// let (inside, err) = (err.offset().unwrap(), err.shifted(second));
+    /// assert_eq!(err.offset(), Some(second + inside));
+    /// assert!(err.to_string().contains(&format!("at byte {}", second + inside)));
+    /// ```
+    #[must_use]
+    pub fn shifted(mut self, start: usize) -> Error {
+        if let Some(offset) = &mut self.0.offset {
+            *offset = offset.saturating_add(start);
+        }
+        self
+    }
+
     /// Where in the decoded value the error was found, in the notation
     /// `field.list[3].name` (a map key that is not a string shows as `?`).
     ///

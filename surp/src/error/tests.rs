@@ -29,6 +29,26 @@ fn a_serde_message_takes_the_first_position_it_is_given() {
 }
 
 #[test]
+fn shifted_moves_the_offset_and_its_message_and_leaves_the_rest() {
+    let e = Error::new(ErrorKind::InvalidUtf8, 17)
+        .with_hint("a hint")
+        .shifted(100);
+    assert_eq!(e.offset(), Some(117));
+    assert_eq!(e.kind(), &ErrorKind::InvalidUtf8);
+    assert!(
+        e.to_string()
+            .starts_with("invalid UTF-8 in a string at byte 117"),
+        "{e}"
+    );
+    assert!(e.to_string().contains("a hint"), "{e}");
+    // No offset to move (an encoding error), and no overflow past usize.
+    let e = Error::without_offset(ErrorKind::OutputFull).shifted(100);
+    assert_eq!(e.offset(), None);
+    let e = Error::new(ErrorKind::TrailingBytes, 2).shifted(usize::MAX);
+    assert_eq!(e.offset(), Some(usize::MAX));
+}
+
+#[test]
 fn a_cut_document_is_eof_and_a_bad_one_is_syntax() {
     let bytes = crate::to_vec(&("name", [1u32, 2, 3])).unwrap();
     for cut in 0..bytes.len() {
