@@ -21,8 +21,9 @@ is an error. The `some` marker becomes its content. Integers keep every digit,
 up to 128 bits.
 
 With --session, the input is a session's stream of frames, as `surp encode
---session` writes it, and the output a JSON array of its messages. The budget
-is the most the header may ask for, as for a SessionDecoder.
+--session` writes it, read frame by frame as it arrives, and the output a JSON
+array of its messages. The budget is the most the header may ask for, as for a
+SessionDecoder.
 
 Examples:
   surp decode data.surp
@@ -62,21 +63,24 @@ pub struct Args {
 /// document is read, so a document that expands a lot (deduplicated
 /// references, `--pretty`) needs no memory for its whole JSON text.
 pub fn run(args: &Args) -> Result<(), Error> {
+    files::check_one_stdin(args.dictionary.as_deref(), args.file.as_deref())?;
     let dictionary = session::load_dictionary(args.dictionary.as_deref())?;
-    let input = files::read_input(args.file.as_deref())?;
     if args.session {
+        // Read frame by frame as the stream arrives: memory holds the
+        // session's tables and one message, not the stream.
+        let mut input = files::open_input(args.file.as_deref())?;
         return files::with_output(args.output.as_deref(), |out| {
             let dictionary = dictionary.as_ref();
-            session::decode(
-                &input,
-                args.budget,
+            let options = session::DecodeOptions {
+                budget: args.budget,
                 dictionary,
-                args.bytes,
-                args.pretty,
-                out,
-            )
+                bytes: args.bytes,
+                pretty: args.pretty,
+            };
+            session::decode(&mut input, &options, out)
         });
     }
+    let input = files::read_input(args.file.as_deref())?;
     if let Some(dictionary) = &dictionary {
         // A dictionary document: its value, then the JSON of that.
         let value: surp::Value = dictionary

@@ -64,6 +64,7 @@ pub struct Args {
 /// Runs `surp encode`.
 pub fn run(args: &Args) -> Result<(), Error> {
     files::check_binary_output(args.output.as_deref())?;
+    files::check_one_stdin(args.dictionary.as_deref(), args.file.as_deref())?;
     let dictionary = session::load_dictionary(args.dictionary.as_deref())?;
     let input = files::read_input(args.file.as_deref())?;
     let value = json::parse(&input)?;

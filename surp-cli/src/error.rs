@@ -60,6 +60,8 @@ pub enum Error {
     ValueNotJson(String),
     /// `decode --session` was given no frame at all.
     EmptySession,
+    /// `--dictionary -` and the input both asked for standard input.
+    StdinTwice,
 }
 
 impl Error {
@@ -83,7 +85,7 @@ impl Error {
     /// The process exit code for this failure.
     pub fn exit_code(&self) -> u8 {
         match self {
-            Error::BinaryToTerminal => EXIT_USAGE,
+            Error::BinaryToTerminal | Error::StdinTwice => EXIT_USAGE,
             _ => EXIT_FAILURE,
         }
     }
@@ -136,6 +138,10 @@ impl Display for Error {
                 write!(f, "invalid dictionary in {path}: {error}")
             }
             Error::ValueNotJson(what) => write!(f, "cannot convert to JSON: {what}"),
+            Error::StdinTwice => f.write_str(
+                "--dictionary - reads standard input, which the input reads too: give one of \
+                 them as a file",
+            ),
             Error::EmptySession => f.write_str(
                 "invalid Surp session: no frame at byte 0; a session starts with its header's \
                  frame",

@@ -12,24 +12,75 @@ fn is_std(path: Option<&Path>) -> bool {
     path.is_none_or(|p| p == Path::new("-"))
 }
 
+/// How messages name standard input.
+const STDIN: &str = "standard input";
+
 /// Reads the whole input: the file at `path`, or standard input.
 pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Error> {
-    let io_error = |error, target: String| Error::Io {
-        action: "read",
-        target,
-        error,
-    };
     match path {
-        Some(p) if !is_std(path) => fs::read(p).map_err(|e| io_error(e, p.display().to_string())),
+        Some(p) if !is_std(path) => {
+            fs::read(p).map_err(|e| read_failure(&p.display().to_string(), e))
+        }
         _ => {
             let mut buf = Vec::new();
             io::stdin()
                 .lock()
                 .read_to_end(&mut buf)
-                .map_err(|e| io_error(e, "standard input".to_owned()))?;
+                .map_err(|e| read_failure(STDIN, e))?;
             Ok(buf)
         }
     }
+}
+
+/// How much of an input read as it arrives is buffered.
+const INPUT_BUFFER: usize = 64 << 10;
+
+/// An input read as it arrives: the file at a path, or standard input.
+pub struct Input {
+    /// The bytes, buffered: what was read from the source but not yet
+    /// taken (`buffer()`) can be looked at without waiting for more.
+    pub reader: io::BufReader<Box<dyn Read>>,
+    /// The path, or "standard input", for messages.
+    pub name: String,
+}
+
+/// A failed read of `target` (a path, or "standard input").
+pub fn read_failure(target: &str, error: io::Error) -> Error {
+    Error::Io {
+        action: "read",
+        target: target.to_owned(),
+        error,
+    }
+}
+
+/// Opens the input, to be read as it arrives: the file at `path`, or
+/// standard input.
+pub fn open_input(path: Option<&Path>) -> Result<Input, Error> {
+    match path {
+        Some(p) if !is_std(path) => {
+            let name = p.display().to_string();
+            match fs::File::open(p) {
+                Ok(file) => Ok(Input {
+                    reader: io::BufReader::with_capacity(INPUT_BUFFER, Box::new(file)),
+                    name,
+                }),
+                Err(error) => Err(read_failure(&name, error)),
+            }
+        }
+        _ => Ok(Input {
+            reader: io::BufReader::with_capacity(INPUT_BUFFER, Box::new(io::stdin())),
+            name: STDIN.to_owned(),
+        }),
+    }
+}
+
+/// Fails when a dictionary given as `-` would read standard input, which
+/// the document or stream (`input`) reads too.
+pub fn check_one_stdin(dictionary: Option<&Path>, input: Option<&Path>) -> Result<(), Error> {
+    if dictionary.is_some() && is_std(dictionary) && is_std(input) {
+        return Err(Error::StdinTwice);
+    }
+    Ok(())
 }
 
 /// Fails when binary output would land on a terminal, before any work is done.

@@ -61,6 +61,22 @@ pub fn is_json_text(input: &[u8]) -> bool {
     values.next().is_some_and(|first| first.is_ok()) && values.all(|value| value.is_ok())
 }
 
+/// Whether `start`, the first bytes of a longer input, could begin JSON
+/// text: values one after another, the last of them perhaps cut short.
+/// For input read as it arrives, whose end is not known when the question
+/// is asked.
+pub fn starts_json_text(start: &[u8]) -> bool {
+    let mut values = serde_json::Deserializer::from_slice(start).into_iter::<de::IgnoredAny>();
+    let mut any = false;
+    for value in values.by_ref() {
+        match value {
+            Ok(_) => any = true,
+            Err(e) => return e.is_eof(),
+        }
+    }
+    any
+}
+
 /// The byte offset of serde_json's 1-based line and column (a column counts
 /// bytes, and names the byte the error was found at).
 fn byte_offset(input: &[u8], line: usize, column: usize) -> usize {

@@ -3,7 +3,7 @@
 //! header first, and a JSON array of those messages; and `--dictionary`,
 //! the stored dictionary (section 9.2) a session or a document starts from.
 
-use std::io::Write;
+use std::io::{self, Read, Write};
 use std::path::Path;
 
 use surp_dedup::{Budget, Dictionary, SessionOptions};
@@ -11,7 +11,7 @@ use surp_dedup::{Budget, Dictionary, SessionOptions};
 use surp::frame::{DEFAULT_MAX_FRAME_LEN, PREFIX_LEN};
 
 use crate::error::{Error, SessionFailure};
-use crate::files::WriteFailure;
+use crate::files::{self, Input, WriteFailure};
 use crate::json::{self, BytesForm, JsonError};
 
 /// `surp_dedup::DEFAULT_BUDGET`, as `--budget` writes it (checked by a test).
@@ -116,64 +116,135 @@ pub fn encode(
     Ok(out)
 }
 
-/// Reads a session's frames, the header first, and writes its messages as
-/// a JSON array, one message a line (or indented with `pretty`). Beyond
-/// the input, memory holds the session's tables and one message.
+/// How `decode --session` reads a stream and writes its messages.
+pub struct DecodeOptions<'d> {
+    /// The most the header may ask for.
+    pub budget: Budget,
+    /// The dictionary the session starts from, if any.
+    pub dictionary: Option<&'d Dictionary>,
+    /// How byte strings are written.
+    pub bytes: BytesForm,
+    /// Whether the JSON is indented.
+    pub pretty: bool,
+}
+
+/// How much of the stream's start is kept to tell JSON text apart, should
+/// the header's frame fail.
+const JSON_PROBE: usize = 64 << 10;
+
+/// The stream of `decode --session`, counted as it is read. Its first
+/// bytes are kept to tell JSON text apart, and a failed read is kept to be
+/// reported as such rather than as a broken frame.
+struct Counted<'i> {
+    input: &'i mut io::BufReader<Box<dyn Read>>,
+    read: usize,
+    first: Vec<u8>,
+    failed: Option<io::Error>,
+}
+
+impl Read for Counted<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self.input.read(buf) {
+            Ok(n) => {
+                let keep = n.min(JSON_PROBE.saturating_sub(self.first.len()));
+                self.first.extend_from_slice(&buf[..keep]);
+                self.read += n;
+                Ok(n)
+            }
+            Err(e) => {
+                if e.kind() != io::ErrorKind::Interrupted {
+                    self.failed = Some(io::Error::new(e.kind(), e.to_string()));
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Counted<'_> {
+    /// Whether the stream is JSON text, as far as the bytes read so far
+    /// tell (those taken, and those buffered but not yet taken): it never
+    /// waits for more, since a stream may stay open.
+    fn is_json_text(&self) -> bool {
+        let mut start = self.first.clone();
+        let buffered = self.input.buffer();
+        start.extend_from_slice(&buffered[..buffered.len().min(JSON_PROBE)]);
+        json::starts_json_text(&start)
+    }
+}
+
+/// Reads a session's frames from `input` as they arrive, the header first,
+/// and writes its messages as a JSON array, one message a line (or
+/// indented with `pretty`). Memory holds the session's tables and one
+/// message, whatever the stream's length.
 pub fn decode(
-    input: &[u8],
-    budget: Budget,
-    dictionary: Option<&Dictionary>,
-    bytes: BytesForm,
-    pretty: bool,
+    input: &mut Input,
+    options: &DecodeOptions,
     out: &mut dyn Write,
 ) -> Result<(), WriteFailure> {
-    let mut decoder = options(budget, dictionary).decoder();
-    let mut reader = input;
+    let mut decoder = self::options(options.budget, options.dictionary).decoder();
+    let mut stream = Counted {
+        input: &mut input.reader,
+        read: 0,
+        first: Vec::new(),
+        failed: None,
+    };
     let mut doc = Vec::new();
     let mut text = Vec::new();
     let mut frame = 0;
     let io = WriteFailure::Io;
     loop {
-        let start = input.len() - reader.len();
+        let start = stream.read;
         let document = start + PREFIX_LEN;
-        let failed = |mut failure: SessionFailure| {
+        let read = surp::frame::read_frame(&mut stream, DEFAULT_MAX_FRAME_LEN, &mut doc);
+        let failed = |stream: &mut Counted, mut failure: SessionFailure| {
+            if let Some(e) = stream.failed.take() {
+                return WriteFailure::Command(files::read_failure(&input.name, e));
+            }
             // Text where frames were expected: say so once, at the start.
-            failure.json_text = frame == 0 && json::is_json_text(input);
+            failure.json_text = frame == 0 && stream.is_json_text();
             WriteFailure::Command(Error::Session(failure))
         };
-        let more =
-            surp::frame::read_frame(&mut reader, DEFAULT_MAX_FRAME_LEN, &mut doc).map_err(|e| {
-                match e.kind() {
-                    // The frame reader reports a frame cut short as a byte
-                    // string that does not fit; say it of the frame.
+        let more = match read {
+            Ok(more) => more,
+            // The frame reader reports a frame cut short as a byte string
+            // that does not fit; say it of the frame.
+            Err(e) => {
+                let failure = match e.kind() {
                     surp::ErrorKind::LengthExceedsInput { len, .. } => {
-                        let left = input.len() - document;
                         let what = format!(
-                            "the frame declares {len} bytes but the input ends {left} bytes after \
-                         its length, at byte {}",
-                            input.len()
+                            "the frame declares {len} bytes but the input ends {} bytes after \
+                             its length, at byte {}",
+                            doc.len(),
+                            document + doc.len()
                         );
-                        failed(SessionFailure::at(what, frame, start))
+                        SessionFailure::at(what, frame, start)
                     }
-                    _ => failed(SessionFailure::new(e.shifted(start), frame, start)),
-                }
-            })?;
+                    _ => SessionFailure::new(e.shifted(start), frame, start),
+                };
+                return Err(failed(&mut stream, failure));
+            }
+        };
         if !more {
             break;
         }
-        let invalid =
-            |e: surp::Error| failed(SessionFailure::new(e.shifted(document), frame, start));
+        let invalid = |e: surp::Error| SessionFailure::new(e.shifted(document), frame, start);
         if frame == 0 {
-            decoder.read_header(&doc).map_err(invalid)?;
+            if let Err(e) = decoder.read_header(&doc) {
+                return Err(failed(&mut stream, invalid(e)));
+            }
             out.write_all(b"[").map_err(io)?;
         } else {
-            let value: surp::Value = decoder.decode(&doc).map_err(invalid)?;
+            let value: surp::Value = match decoder.decode(&doc) {
+                Ok(value) => value,
+                Err(e) => return Err(failed(&mut stream, invalid(e))),
+            };
             // Only the message's frame is named if it has no JSON form.
-            value_json(&value, bytes, pretty, &mut text).map_err(|what| {
-                failed(SessionFailure {
+            value_json(&value, options.bytes, options.pretty, &mut text).map_err(|what| {
+                WriteFailure::Command(Error::Session(SessionFailure {
                     not_json: true,
                     ..SessionFailure::at(what, frame, start)
-                })
+                }))
             })?;
             out.write_all(if frame == 1 { b"\n" } else { b",\n" })
                 .map_err(io)?;

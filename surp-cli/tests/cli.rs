@@ -941,5 +941,111 @@ fn dictionaries_are_learnt_and_read_as_surp_dedup_does() {
         b"{\"a\": 1}",
         "`surp dictionary` takes a JSON array of sample values",
     );
+    // The dictionary may come from standard input when the document does
+    // not; both from it is a usage error, since only one can read it.
+    let doc_file = dir.join("one.surp");
+    std::fs::write(&doc_file, &doc).unwrap();
+    let stored = std::fs::read(dict).unwrap();
+    let from_stdin = run_ok(
+        &["decode", "--dictionary", "-", doc_file.to_str().unwrap()],
+        &stored,
+    );
+    assert_eq!(from_stdin, back);
+    for args in [
+        &["decode", "--dictionary", "-", "-"][..],
+        &["decode", "--session", "--dictionary", "-"],
+        &["encode", "--dictionary", "-"],
+    ] {
+        let out = surp()
+            .args(args)
+            .write_stdin(stored.clone())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "surp {args:?}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "surp: --dictionary - reads standard input, which the input reads too: give one of \
+             them as a file\n"
+        );
+    }
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Runs `surp` with `args`, writing `sent` to its standard input and
+/// leaving it open; returns its exit code, or `None` if it is still
+/// running (killed then), and its standard error.
+fn run_with_input_open(args: &[&str], sent: &[u8]) -> (Option<i32>, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_surp"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(sent).unwrap();
+    stdin.flush().unwrap();
+    // Not a timing: a command that waited for the end of its input would
+    // never exit while the input is open, and this bound only keeps the
+    // test from hanging then.
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break Some(status);
+        }
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            break None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.stdout.is_empty(), "surp {args:?} wrote to stdout");
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    (status.and_then(|s| s.code()), stderr)
+}
+
+/// `decode --session` reads a stream as it arrives: a broken message, or
+/// JSON text, fails the command while the stream is still open, and a
+/// stream that cannot be read is named as such.
+#[test]
+fn decode_session_reads_frames_as_they_arrive() {
+    let stream = run_ok(&["encode", "--session", "-"], session_messages().as_bytes());
+    let parts = frames(&stream);
+    let decode = ["decode", "--session", "-"];
+    // The header, the first message, then the second message's frame
+    // with a reference to a slot no message filled.
+    let (third, _) = parts[2];
+    let mut sent = stream[..parts[3].0].to_vec();
+    sent[third + 4 + 3..third + 4 + 5].copy_from_slice(&[0xf3, 0xff]);
+    let (code, stderr) = run_with_input_open(&decode, &sent);
+    assert_eq!(code, Some(1), "still reading: {stderr}");
+    assert!(
+        stderr.contains(&format!(" in frame 2, which starts at byte {third}")),
+        "{stderr}"
+    );
+    // JSON text is told apart from what has arrived, without waiting for
+    // more.
+    let (code, stderr) = run_with_input_open(&decode, b"[{\"level\": \"info\"},\n");
+    assert_eq!(code, Some(1), "still reading: {stderr}");
+    assert!(
+        stderr.ends_with(
+            "(the input is JSON text; `surp encode --session` turns a JSON array into a \
+             session)\n"
+        ),
+        "{stderr}"
+    );
+
+    // A directory opens, but cannot be read.
+    let dir = std::env::temp_dir();
+    let stderr = run_fails(&["decode", "--session", dir.to_str().unwrap()], b"");
+    assert!(
+        stderr.starts_with(&format!("surp: cannot read {}: ", dir.display())),
+        "{stderr}"
+    );
 }
