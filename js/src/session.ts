@@ -84,7 +84,7 @@ function budgetOf(options: SessionOptions): Budget {
   const part = (name: keyof Budget): number => {
     const n = budget[name];
     if (typeof n !== "number" || !(Number.isInteger(n) || n === Infinity) || n < 0) {
-      throw new RangeError(`the budget's ${name} must be a whole number of at least 0, not ${String(n)}`);
+      throw new RangeError(`the budget's ${name} must be a whole number of at least 0 (or Infinity), not ${String(n)}`);
     }
     return Math.min(n, MAX_BUDGET[name]);
   };

@@ -48,7 +48,8 @@ pub struct Args {
     pub budget: surp_dedup::Budget,
     /// The stored dictionary the document was written with (as `surp
     /// encode --dictionary` writes it), or, with --session, that the
-    /// session starts from.
+    /// session starts from. `-` reads it from standard input, when FILE
+    /// names the input.
     #[arg(long, value_name = "DICT")]
     pub dictionary: Option<PathBuf>,
     /// How to write byte strings.

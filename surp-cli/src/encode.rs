@@ -53,7 +53,8 @@ pub struct Args {
     pub budget: surp_dedup::Budget,
     /// A stored dictionary (as `surp dictionary` writes it): the document
     /// is written with it (spec section 9.2), or with --session, the
-    /// session starts from it. The reader needs the same dictionary.
+    /// session starts from it. The reader needs the same dictionary. `-`
+    /// reads it from standard input, when FILE names the input.
     #[arg(long, value_name = "DICT", conflicts_with_all = ["dedup", "dedup_shapes"])]
     pub dictionary: Option<PathBuf>,
     /// Where to write the Surp document; standard output when absent or `-`.

@@ -15,21 +15,24 @@ fn is_std(path: Option<&Path>) -> bool {
 /// How messages name standard input.
 const STDIN: &str = "standard input";
 
+/// How messages name the input at `path`: the path, or standard input.
+pub fn input_name(path: Option<&Path>) -> String {
+    match path {
+        Some(p) if !is_std(path) => p.display().to_string(),
+        _ => STDIN.to_owned(),
+    }
+}
+
 /// Reads the whole input: the file at `path`, or standard input.
 pub fn read_input(path: Option<&Path>) -> Result<Vec<u8>, Error> {
-    match path {
-        Some(p) if !is_std(path) => {
-            fs::read(p).map_err(|e| read_failure(&p.display().to_string(), e))
-        }
+    let read = match path {
+        Some(p) if !is_std(path) => fs::read(p),
         _ => {
             let mut buf = Vec::new();
-            io::stdin()
-                .lock()
-                .read_to_end(&mut buf)
-                .map_err(|e| read_failure(STDIN, e))?;
-            Ok(buf)
+            io::stdin().lock().read_to_end(&mut buf).map(|_| buf)
         }
-    }
+    };
+    read.map_err(|e| read_failure(&input_name(path), e))
 }
 
 /// How much of an input read as it arrives is buffered.
@@ -56,22 +59,17 @@ pub fn read_failure(target: &str, error: io::Error) -> Error {
 /// Opens the input, to be read as it arrives: the file at `path`, or
 /// standard input.
 pub fn open_input(path: Option<&Path>) -> Result<Input, Error> {
-    match path {
-        Some(p) if !is_std(path) => {
-            let name = p.display().to_string();
-            match fs::File::open(p) {
-                Ok(file) => Ok(Input {
-                    reader: io::BufReader::with_capacity(INPUT_BUFFER, Box::new(file)),
-                    name,
-                }),
-                Err(error) => Err(read_failure(&name, error)),
-            }
-        }
-        _ => Ok(Input {
-            reader: io::BufReader::with_capacity(INPUT_BUFFER, Box::new(io::stdin())),
-            name: STDIN.to_owned(),
-        }),
-    }
+    let source: Box<dyn Read> = match path {
+        Some(p) if !is_std(path) => match fs::File::open(p) {
+            Ok(file) => Box::new(file),
+            Err(e) => return Err(read_failure(&input_name(path), e)),
+        },
+        _ => Box::new(io::stdin()),
+    };
+    Ok(Input {
+        reader: io::BufReader::with_capacity(INPUT_BUFFER, source),
+        name: input_name(path),
+    })
 }
 
 /// Fails when a dictionary given as `-` would read standard input, which

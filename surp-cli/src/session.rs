@@ -63,7 +63,7 @@ pub fn load_dictionary(path: Option<&Path>) -> Result<Option<Dictionary>, Error>
     Dictionary::from_bytes(&bytes)
         .map(Some)
         .map_err(|error| Error::Dictionary {
-            path: path.display().to_string(),
+            path: crate::files::input_name(Some(path)),
             error,
         })
 }
@@ -128,36 +128,26 @@ pub struct DecodeOptions<'d> {
     pub pretty: bool,
 }
 
-/// How much of the stream's start is kept to tell JSON text apart, should
-/// the header's frame fail.
-const JSON_PROBE: usize = 64 << 10;
-
-/// The stream of `decode --session`, counted as it is read. Its first
-/// bytes are kept to tell JSON text apart, and a failed read is kept to be
-/// reported as such rather than as a broken frame.
+/// The stream of `decode --session`, counted as it is read, its first
+/// bytes kept to tell JSON text apart should the header's frame fail.
+///
+/// JSON text always fails within its first [`PREFIX_LEN`] bytes: read as a
+/// frame's length, their last byte (never below 0x09 in JSON) makes a frame
+/// far beyond the limit. So those bytes, and what is buffered after them,
+/// are all the check can need.
 struct Counted<'i> {
     input: &'i mut io::BufReader<Box<dyn Read>>,
     read: usize,
     first: Vec<u8>,
-    failed: Option<io::Error>,
 }
 
 impl Read for Counted<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        match self.input.read(buf) {
-            Ok(n) => {
-                let keep = n.min(JSON_PROBE.saturating_sub(self.first.len()));
-                self.first.extend_from_slice(&buf[..keep]);
-                self.read += n;
-                Ok(n)
-            }
-            Err(e) => {
-                if e.kind() != io::ErrorKind::Interrupted {
-                    self.failed = Some(io::Error::new(e.kind(), e.to_string()));
-                }
-                Err(e)
-            }
-        }
+        let n = self.input.read(buf)?;
+        let keep = n.min(PREFIX_LEN.saturating_sub(self.first.len()));
+        self.first.extend_from_slice(&buf[..keep]);
+        self.read += n;
+        Ok(n)
     }
 }
 
@@ -167,8 +157,9 @@ impl Counted<'_> {
     /// waits for more, since a stream may stay open.
     fn is_json_text(&self) -> bool {
         let mut start = self.first.clone();
-        let buffered = self.input.buffer();
-        start.extend_from_slice(&buffered[..buffered.len().min(JSON_PROBE)]);
+        if start.len() == self.read {
+            start.extend_from_slice(self.input.buffer());
+        }
         json::starts_json_text(&start)
     }
 }
@@ -187,7 +178,6 @@ pub fn decode(
         input: &mut input.reader,
         read: 0,
         first: Vec::new(),
-        failed: None,
     };
     let mut doc = Vec::new();
     let mut text = Vec::new();
@@ -197,20 +187,28 @@ pub fn decode(
         let start = stream.read;
         let document = start + PREFIX_LEN;
         let read = surp::frame::read_frame(&mut stream, DEFAULT_MAX_FRAME_LEN, &mut doc);
-        let failed = |stream: &mut Counted, mut failure: SessionFailure| {
-            if let Some(e) = stream.failed.take() {
-                return WriteFailure::Command(files::read_failure(&input.name, e));
-            }
+        let failed = |stream: &Counted, mut failure: SessionFailure| {
             // Text where frames were expected: say so once, at the start.
             failure.json_text = frame == 0 && stream.is_json_text();
             WriteFailure::Command(Error::Session(failure))
         };
         let more = match read {
             Ok(more) => more,
-            // The frame reader reports a frame cut short as a byte string
-            // that does not fit; say it of the frame.
             Err(e) => {
                 let failure = match e.kind() {
+                    // The input could not be read: say so, and where (output
+                    // past the held-back part of standard output is out).
+                    surp::ErrorKind::Io(_) => {
+                        let at = match frame {
+                            0 => input.name.clone(),
+                            _ => {
+                                format!("{} at byte {}, in frame {frame}", input.name, stream.read)
+                            }
+                        };
+                        return Err(WriteFailure::Command(files::read_failure(&at, e.into())));
+                    }
+                    // The frame reader reports a frame cut short as a byte
+                    // string that does not fit; say it of the frame.
                     surp::ErrorKind::LengthExceedsInput { len, .. } => {
                         let what = format!(
                             "the frame declares {len} bytes but the input ends {} bytes after \
@@ -222,7 +220,7 @@ pub fn decode(
                     }
                     _ => SessionFailure::new(e.shifted(start), frame, start),
                 };
-                return Err(failed(&mut stream, failure));
+                return Err(failed(&stream, failure));
             }
         };
         if !more {
@@ -231,13 +229,13 @@ pub fn decode(
         let invalid = |e: surp::Error| SessionFailure::new(e.shifted(document), frame, start);
         if frame == 0 {
             if let Err(e) = decoder.read_header(&doc) {
-                return Err(failed(&mut stream, invalid(e)));
+                return Err(failed(&stream, invalid(e)));
             }
             out.write_all(b"[").map_err(io)?;
         } else {
             let value: surp::Value = match decoder.decode(&doc) {
                 Ok(value) => value,
-                Err(e) => return Err(failed(&mut stream, invalid(e))),
+                Err(e) => return Err(failed(&stream, invalid(e))),
             };
             // Only the message's frame is named if it has no JSON form.
             value_json(&value, options.bytes, options.pretty, &mut text).map_err(|what| {

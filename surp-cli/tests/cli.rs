@@ -725,6 +725,17 @@ fn broken_session_streams_fail_naming_the_frame_and_the_byte() {
             doc.len() / 2
         ),
     );
+    // Cut inside the fourth frame's length: the input ends at byte `cut`.
+    let (fourth, _) = parts[3];
+    let cut = fourth + 2;
+    fails(
+        &decode,
+        &stream[..cut],
+        &format!(
+            "invalid Surp session: unexpected end of input at byte {cut}, in frame 3, which \
+             starts at byte {fourth}"
+        ),
+    );
     // The second message dropped: the third arrives in its place. The
     // number is at byte 2 of the document, after the 4-byte length.
     let mut dropped = stream[..third].to_vec();
@@ -1025,8 +1036,13 @@ fn decode_session_reads_frames_as_they_arrive() {
     sent[third + 4 + 3..third + 4 + 5].copy_from_slice(&[0xf3, 0xff]);
     let (code, stderr) = run_with_input_open(&decode, &sent);
     assert_eq!(code, Some(1), "still reading: {stderr}");
+    // The byte of the stream, counted as the frames were read, is the one
+    // the whole stream gives.
     assert!(
-        stderr.contains(&format!(" in frame 2, which starts at byte {third}")),
+        stderr.contains(&format!(
+            " at byte {}, in frame 2, which starts at byte {third}",
+            third + 4 + 3
+        )),
         "{stderr}"
     );
     // JSON text is told apart from what has arrived, without waiting for
