@@ -2,8 +2,10 @@
 //! agreed out of band, which a document can refer to without sending them.
 
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
+use serde::de::DeserializeSeed;
 use serde::{Deserialize, Serialize};
 use surp::__private::session::{self as rules, SessionTables};
 use surp::__private::wire;
@@ -366,6 +368,16 @@ impl DictionaryDecoder {
     /// Decodes a dictionary document, borrowing from `input` where `T`
     /// can (strings of the dictionary itself are copied).
     pub fn from_slice<'de, T: Deserialize<'de>>(&mut self, input: &'de [u8]) -> Result<T> {
+        self.from_slice_seed(input, PhantomData)
+    }
+
+    /// [`DictionaryDecoder::from_slice`] through a [`DeserializeSeed`], for
+    /// values built with state of the caller's.
+    pub fn from_slice_seed<'de, S: DeserializeSeed<'de>>(
+        &mut self,
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value> {
         let wrong = |found, at| {
             let expected = Some(self.id);
             let e = SessionError::WrongDictionary { expected, found };
@@ -380,7 +392,7 @@ impl DictionaryDecoder {
         if id != self.id {
             return Err(wrong(Some(id), 2));
         }
-        let result = self.tables.decode(input, value_at, false);
+        let result = self.tables.decode_seed(input, value_at, false, seed);
         if result.is_err() {
             self.tables.reset();
         }

@@ -1,7 +1,9 @@
 //! Sessions (`docs/spec.md` section 9.1): deduplication tables that last
 //! across the messages of a stream, within a budget both sides agree on.
 
-use serde::de::Deserialize;
+use std::marker::PhantomData;
+
+use serde::de::{Deserialize, DeserializeSeed};
 use serde::ser::Serialize;
 use surp::__private::session::{self as rules, Budget, Header, SessionTables};
 use surp::__private::{error, error_at};
@@ -304,6 +306,45 @@ impl SessionDecoder {
     /// Decodes the next message, borrowing from `input` where `T` can
     /// (strings of earlier messages are copied).
     pub fn decode<'de, T: Deserialize<'de>>(&mut self, input: &'de [u8]) -> Result<T> {
+        self.decode_seed(input, PhantomData)
+    }
+
+    /// Decodes the next message through a [`DeserializeSeed`]: for values
+    /// built with state of the caller's, as `serde::de::DeserializeSeed`
+    /// allows with any serde deserializer. The checks are those of
+    /// [`SessionDecoder::decode`].
+    ///
+    /// ```
+    /// use serde::de::{Deserialize, DeserializeSeed, Deserializer};
+    /// use surp_dedup::SessionOptions;
+    ///
+    /// /// Appends the message's strings to a list the caller keeps.
+    /// struct AppendTo<'a>(&'a mut Vec<String>);
+    ///
+    /// impl<'de> DeserializeSeed<'de> for AppendTo<'_> {
+    ///     type Value = usize;
+    ///     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+    ///         let items = Vec::<String>::deserialize(d)?;
+    ///         self.0.extend(items);
+    ///         Ok(self.0.len())
+    ///     }
+    /// }
+    ///
+    /// # fn main() -> Result<(), surp::Error> {
+    /// let options = SessionOptions::new();
+    /// let (mut encoder, mut decoder) = (options.encoder(), options.decoder());
+    /// decoder.read_header(&encoder.header())?;
+    /// let mut all = Vec::new();
+    /// decoder.decode_seed(&encoder.encode(&["checkout", "paid"])?, AppendTo(&mut all))?;
+    /// let n = decoder.decode_seed(&encoder.encode(&["checkout"])?, AppendTo(&mut all))?;
+    /// assert_eq!((n, all), (3, vec!["checkout".to_owned(), "paid".into(), "checkout".into()]));
+    /// # Ok(()) }
+    /// ```
+    pub fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        &mut self,
+        input: &'de [u8],
+        seed: S,
+    ) -> Result<S::Value> {
         let Some(tables) = &mut self.tables else {
             return Err(error_at(ErrorKind::Session(SessionError::MissingHeader), 0));
         };
@@ -345,7 +386,7 @@ impl SessionDecoder {
             return Err(error_at(ErrorKind::Session(SessionError::Broken), 0));
         }
         self.next = seq.checked_add(1);
-        match tables.decode(input, value_at, true) {
+        match tables.decode_seed(input, value_at, true, seed) {
             Ok((value, _tumbled)) => Ok(value),
             Err(e) => {
                 self.broken = true;

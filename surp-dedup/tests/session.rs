@@ -510,3 +510,58 @@ fn a_type_that_contains_itself_is_traced_to_a_bounded_depth() {
     let tree = Dictionary::from_type::<Tree>().unwrap();
     assert!(tree.strings().any(|s| s == "Leaf") && tree.strings().any(|s| s == "Node"));
 }
+
+/// A seed that builds a `surp::Value` and counts the values it built.
+struct Counting<'a>(&'a mut usize);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Counting<'_> {
+    type Value = surp::Value;
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<surp::Value, D::Error> {
+        *self.0 += 1;
+        surp::Value::deserialize(d)
+    }
+}
+
+#[test]
+fn seeds_decode_what_types_decode_with_the_same_checks() {
+    let records = log_records();
+    let options = SessionOptions::new().budget(64, 8, 4096);
+    let (header, messages) = session(&options, &records[..200]);
+    let mut typed = options.decoder();
+    let mut seeded = options.decoder();
+    typed.read_header(&header).unwrap();
+    seeded.read_header(&header).unwrap();
+    let mut built = 0;
+    for message in &messages {
+        let want = typed.decode::<surp::Value>(message).unwrap();
+        let got = seeded.decode_seed(message, Counting(&mut built)).unwrap();
+        assert_eq!(got, want);
+    }
+    assert_eq!(built, messages.len());
+    // A message out of order is refused before the seed runs.
+    let err = seeded
+        .decode_seed(&messages[5], Counting(&mut built))
+        .unwrap_err();
+    assert!(matches!(session_error(&err), SessionError::Sequence { .. }));
+    assert_eq!(built, messages.len());
+
+    // Dictionary documents: the same value, and the same refusal of a
+    // document written with another dictionary.
+    let dict = Dictionary::from_samples(&records[..300]).unwrap();
+    let other = Dictionary::from_samples(&records[300..600]).unwrap();
+    let mut decoder = dict.decoder(surp::Options::new());
+    let mut wrong = other.decoder(surp::Options::new());
+    for record in &records[600..700] {
+        let bytes = dict.to_vec(record).unwrap();
+        let want = decoder.from_slice::<surp::Value>(&bytes).unwrap();
+        let got = decoder
+            .from_slice_seed(&bytes, Counting(&mut built))
+            .unwrap();
+        assert_eq!(got, want);
+        let err = wrong
+            .from_slice_seed(&bytes, Counting(&mut built))
+            .unwrap_err();
+        assert_eq!(err.offset(), Some(2));
+    }
+    assert_eq!(built, messages.len() + 100);
+}

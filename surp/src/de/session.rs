@@ -8,7 +8,9 @@
 //! message ends, the tables tumble back to the initial state if it took them
 //! past the budget.
 
-use serde::de::Deserialize;
+use core::marker::PhantomData;
+
+use serde::de::{Deserialize, DeserializeSeed};
 
 use super::Deserializer;
 use super::tables::{Dictionary, Mark};
@@ -110,6 +112,17 @@ impl SessionTables {
         value_at: usize,
         keep: bool,
     ) -> Result<(T, bool)> {
+        self.decode_seed(input, value_at, keep, PhantomData)
+    }
+
+    /// [`SessionTables::decode`] through a [`DeserializeSeed`].
+    pub fn decode_seed<'de, S: DeserializeSeed<'de>>(
+        &mut self,
+        input: &'de [u8],
+        value_at: usize,
+        keep: bool,
+        seed: S,
+    ) -> Result<(S::Value, bool)> {
         let start = self.dict().mark();
         // The tables are lent to the decoder for the message.
         let dict = self
@@ -119,7 +132,9 @@ impl SessionTables {
         let read = SessionRead::new(input, value_at, &mut self.owned);
         let mut de = Deserializer::new(read, self.opts.clone());
         de.begin_with_tables(0, value_at, dict);
-        let result = T::deserialize(&mut de).and_then(|value| de.end().map(|()| value));
+        let result = seed
+            .deserialize(&mut de)
+            .and_then(|value| de.end().map(|()| value));
         self.dict = Some(
             de.dict
                 .take()
