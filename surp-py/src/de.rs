@@ -94,6 +94,24 @@ impl<'py> Decoder<'py> {
         })
     }
 
+    /// Decodes the next message of a session, with `session`'s checks.
+    pub(crate) fn decode_message(
+        &self,
+        session: &mut surp_dedup::SessionDecoder,
+        input: &[u8],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seed = Seed {
+            dec: self,
+            key: false,
+        };
+        session
+            .decode_seed(input, seed)
+            .map_err(|err| match self.python_error.take() {
+                Some(python_error) => python_error,
+                None => decode_error(self.py, &err),
+            })
+    }
+
     /// The object a constructor returned as a new reference, or the Python
     /// exception it set (a `MemoryError`) when it returned NULL.
     #[inline]

@@ -11,13 +11,16 @@ use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::{create_exception, intern};
 use surp::ErrorKind;
+use surp::error::SessionError;
 
 create_exception!(
     surp,
     DecodeError,
     PyValueError,
     "The input is not a valid Surp document. `offset` is the byte offset where \
-     decoding stopped and `kind` names the error (for example `UnexpectedEof`)."
+     decoding stopped and `kind` names the error (for example `UnexpectedEof`); \
+     for `kind` `Session`, `session` names the rule of sessions broken (for \
+     example `Sequence`), and is `None` otherwise."
 );
 
 create_exception!(
@@ -35,9 +38,14 @@ pub(crate) fn decode_error(py: Python<'_>, err: &surp::Error) -> PyErr {
     let value = exc.value(py);
     // Setting attributes on a fresh exception instance cannot fail short of
     // running out of memory; if it does, that error is the one to report.
+    let session = match err.kind() {
+        ErrorKind::Session(e) => Some(session_name(e)),
+        _ => None,
+    };
     if let Err(e) = value
         .setattr(intern!(py, "offset"), err.offset())
         .and_then(|()| value.setattr(intern!(py, "kind"), kind_name(err.kind())))
+        .and_then(|()| value.setattr(intern!(py, "session"), session))
     {
         return e;
     }
@@ -95,6 +103,28 @@ fn kind_name(kind: &ErrorKind) -> &'static str {
         ErrorKind::NotAnEnum(_) => "NotAnEnum",
         ErrorKind::LengthMismatch { .. } => "LengthMismatch",
         ErrorKind::Message(_) => "Message",
+        ErrorKind::Session(_) => "Session",
+        _ => "Other",
+    }
+}
+
+/// The name of a session error, as the test vectors write it inside
+/// `Session(...)`.
+fn session_name(e: &SessionError) -> &'static str {
+    match e {
+        SessionError::NotASessionDocument => "NotASessionDocument",
+        SessionError::UnknownKind(_) => "UnknownKind",
+        SessionError::UnsupportedVersion(_) => "UnsupportedVersion",
+        SessionError::InvalidFlag(_) => "InvalidFlag",
+        SessionError::MissingHeader => "MissingHeader",
+        SessionError::UnexpectedHeader => "UnexpectedHeader",
+        SessionError::InvalidSequence(_) => "InvalidSequence",
+        SessionError::Sequence { .. } => "Sequence",
+        SessionError::Broken => "Broken",
+        SessionError::BudgetTooLarge { .. } => "BudgetTooLarge",
+        SessionError::WrongDictionary { .. } => "WrongDictionary",
+        SessionError::InvalidDictionary(_) => "InvalidDictionary",
+        SessionError::SequenceExhausted => "SequenceExhausted",
         _ => "Other",
     }
 }

@@ -75,6 +75,8 @@ mod read;
 #[cfg(feature = "python")]
 #[allow(unsafe_code)]
 mod ser;
+#[cfg(feature = "python")]
+mod session;
 #[cfg(all(feature = "python", not(any(PyPy, GraalPy))))]
 #[allow(unsafe_code)]
 mod write;

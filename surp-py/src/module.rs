@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
 use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error, type_name};
-use crate::{de, output, ser};
+use crate::{de, output, ser, session};
 
 /// Encodes `obj` as a Surp document.
 ///
@@ -99,15 +99,26 @@ fn loads<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, 
 
 fn decode<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let decoder = de::Decoder::new(py);
+    with_input(py, data, "loads()", |input| decoder.decode(input))
+}
+
+/// Runs `decode` on the bytes of `data`, which the function named `what`
+/// was given: `bytes` in place, any other byte buffer as a copy.
+pub(crate) fn with_input<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    what: &str,
+    decode: impl FnOnce(&[u8]) -> PyResult<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyAny>> {
     if let Ok(bytes) = data.cast_exact::<PyBytes>() {
         // bytes are immutable and `data` keeps them alive: decode in place.
-        return decoder.decode(bytes.as_bytes());
+        return decode(bytes.as_bytes());
     }
     // Other buffers are mutable: a finalizer run by the garbage collector
     // while objects are built could change them, so decode a copy.
     let buffer = pyo3::buffer::PyBuffer::<u8>::get(data).map_err(|_| {
         PyTypeError::new_err(format!(
-            "loads() takes bytes, bytearray or memoryview, not '{}'",
+            "{what} takes bytes, bytearray or memoryview, not '{}'",
             type_name(data)
         ))
     })?;
@@ -120,7 +131,7 @@ fn decode<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
     })?;
     copy.resize(len, 0);
     buffer.copy_to_slice(py, &mut copy)?;
-    decoder.decode(&copy)
+    decode(&copy)
 }
 
 /// Runs `body`; if it panics, returns `error` of the panic's message, or
@@ -132,7 +143,7 @@ fn decode<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
 /// `except Exception` does not catch. Unwinding drops what the call made
 /// (Python references, the key cache's lock, which `KeyCache::lock`
 /// accepts poisoned), so nothing is left half-done that a later call sees.
-fn guarded<T>(
+pub(crate) fn guarded<T>(
     py: Python<'_>,
     body: impl FnOnce() -> PyResult<T>,
     error: impl FnOnce(String) -> PyErr,
@@ -178,6 +189,9 @@ fn surp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
     m.add_function(wrap_pyfunction!(dumps, m)?)?;
     m.add_function(wrap_pyfunction!(loads, m)?)?;
+    m.add_class::<session::SessionEncoder>()?;
+    m.add_class::<session::SessionDecoder>()?;
+    m.add("DEFAULT_BUDGET", session::default_budget())?;
     m.add("DecodeError", py.get_type::<DecodeError>())?;
     m.add("EncodeError", py.get_type::<EncodeError>())?;
     m.add("FORMAT_VERSION", surp::FORMAT_VERSION)?;

@@ -49,3 +49,23 @@ except surp.DecodeError as err:
     )
 else:
     raise AssertionError("a cut document cannot be decoded")
+
+# A session: strings and key sets carry over from message to message, so
+# the messages of a stream shrink. The bytes are Rust's and JavaScript's.
+encoder = surp.SessionEncoder()  # budget=(strings, shapes, bytes)
+decoder = surp.SessionDecoder()
+decoder.read_header(encoder.header())  # the header goes first
+first = encoder.encode({"kind": "push", "repo": "surp", "n": 0})
+later = encoder.encode({"kind": "push", "repo": "surp", "n": 1})
+assert (len(first), len(later)) == (27, 9)
+assert decoder.decode(first) == {"kind": "push", "repo": "surp", "n": 0}
+assert decoder.decode(later) == {"kind": "push", "repo": "surp", "n": 1}
+
+# Every message must be read, in order: a lost one is an error.
+skipped = encoder.encode({"kind": "pull", "repo": "surp", "n": 2})
+try:
+    decoder.decode(encoder.encode({"kind": "push", "repo": "surp", "n": 3}))
+except surp.DecodeError as err:
+    assert (err.kind, err.session, err.offset) == ("Session", "Sequence", 2)
+else:
+    raise AssertionError("a message was lost")

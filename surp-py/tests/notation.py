@@ -7,7 +7,7 @@ file, so one reader serves the vectors and the cross-language datasets.
 Mapping to Python: null -> None, bool -> bool, int -> int, float -> float
 (from its bits), str -> str, bytes -> bytes, array -> list, map -> dict (in
 order), some -> its content (a dynamic decoder reads a `some` marker as the
-value inside it).
+value inside it), numbers -> a list of zero-padded decimal strings.
 """
 
 import struct
@@ -41,6 +41,8 @@ def value(node):
         return {key(k): value(v) for k, v in pairs}
     if kind == "some":
         return value(body)
+    if kind == "numbers":
+        return [str(i).zfill(body["width"]) for i in range(body["count"])]
     raise ValueError(f"unknown notation kind {kind!r}")
 
 

@@ -1,0 +1,229 @@
+//! Sessions (`docs/spec.md` section 9.1): `SessionEncoder` and
+//! `SessionDecoder`, the bytes of `surp_dedup`'s, so that a Python program
+//! reads and writes the session streams of Rust and JavaScript.
+//!
+//! Each call runs under [`guarded`], like `dumps` and `loads`. A panic (a
+//! bug) leaves a session in no known state, so the encoder then starts
+//! again from its tables' initial state (its next message says so), and the
+//! decoder forgets its header: every later message is refused until a
+//! header is read again.
+
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use surp_dedup::{Budget, SessionOptions};
+
+use crate::error::{decode_error, encode_error, internal_decode_error};
+use crate::module::{guarded, with_input};
+use crate::{de, ser};
+
+/// `surp_dedup::DEFAULT_BUDGET`, as the `(strings, shapes, bytes)` tuple the
+/// classes take.
+pub(crate) fn default_budget() -> (u32, u32, u32) {
+    let b = surp_dedup::DEFAULT_BUDGET;
+    (b.strings, b.shapes, b.bytes)
+}
+
+/// The options of a session with `budget`: three whole numbers, each capped
+/// at what a header can state (2^24 string slots, 2^16 shapes, 2^32 − 1
+/// bytes), as `SessionOptions::budget` caps them.
+fn options(budget: Option<&Bound<'_, PyAny>>) -> PyResult<SessionOptions> {
+    let Some(budget) = budget else {
+        return Ok(SessionOptions::new());
+    };
+    let bad = || {
+        PyValueError::new_err(format!(
+            "budget must be a tuple of three whole numbers of at least 0 (strings, shapes, \
+             bytes), not {}",
+            budget
+                .repr()
+                .map_or_else(|_| "?".to_owned(), |r| r.to_string())
+        ))
+    };
+    let (strings, shapes, bytes): (u64, u64, u64) = budget.extract().map_err(|_| bad())?;
+    let cap = |n: u64, most: u32| u32::try_from(n).unwrap_or(u32::MAX).min(most);
+    let most = Budget::MAX;
+    Ok(SessionOptions::new().budget(
+        cap(strings, most.strings),
+        cap(shapes, most.shapes),
+        cap(bytes, u32::MAX),
+    ))
+}
+
+fn usage(u: surp_dedup::TableUsage) -> (usize, usize, usize) {
+    (u.strings, u.shapes, u.bytes)
+}
+
+/// Writes the messages of one session: first `header()`, then each
+/// `encode(obj)`, which refers to the strings and dict key sets of the
+/// messages before it, so the decoder must read every message, in order.
+///
+/// `budget` is `(strings, shapes, bytes)`, what the tables may hold before
+/// they start again (default `DEFAULT_BUDGET`); `default` is as for
+/// `dumps`. An object that cannot be encoded raises `EncodeError`, uses no
+/// message number, and the next message starts from the tables' initial
+/// state and says so.
+#[pyclass(module = "surp")]
+pub(crate) struct SessionEncoder {
+    inner: surp_dedup::SessionEncoder,
+    default: Option<Py<PyAny>>,
+}
+
+#[pymethods]
+impl SessionEncoder {
+    #[new]
+    #[pyo3(signature = (*, budget = None, default = None))]
+    fn new(budget: Option<&Bound<'_, PyAny>>, default: Option<Bound<'_, PyAny>>) -> PyResult<Self> {
+        if let Some(default) = &default
+            && !default.is_callable()
+        {
+            return Err(PyTypeError::new_err(
+                "SessionEncoder() default= must be callable",
+            ));
+        }
+        Ok(SessionEncoder {
+            inner: options(budget)?.encoder(),
+            default: default.map(Bound::unbind),
+        })
+    }
+
+    /// The session's header, which the decoder reads first.
+    fn header<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
+        PyBytes::new(py, &self.inner.header())
+    }
+
+    /// Encodes `obj` as the next message.
+    fn encode<'py>(
+        &mut self,
+        py: Python<'py>,
+        obj: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let default = self.default.as_ref().map(|d| d.bind(py).clone());
+        let inner = &mut self.inner;
+        let mut returned = false;
+        let result = guarded(
+            py,
+            || {
+                let encoder = ser::Encoder::new(py, default);
+                let mut out = Vec::new();
+                let result = match inner.append_to_vec(&mut out, &encoder.wrap(obj)) {
+                    Ok(()) => Ok(PyBytes::new(py, &out)),
+                    Err(err) => Err(encoder.into_error(err)),
+                };
+                returned = true;
+                result
+            },
+            |message| encode_error(py, &format!("internal error ({message})"), "$"),
+        );
+        if !returned {
+            // A panic: the tables may hold part of the message.
+            self.inner.reset();
+        }
+        result
+    }
+
+    /// Returns the tables to their initial state; the next message tells
+    /// the decoder to do the same.
+    fn reset(&mut self) {
+        self.inner.reset();
+    }
+
+    /// How many messages have been encoded.
+    #[getter]
+    fn messages(&self) -> u64 {
+        self.inner.messages()
+    }
+
+    /// What the tables hold beyond their initial state: `(strings, shapes,
+    /// bytes)`, the bytes as the budget counts them.
+    #[getter]
+    fn usage(&self) -> (usize, usize, usize) {
+        usage(self.inner.usage())
+    }
+}
+
+/// Reads the messages of one session: `read_header(data)` first, then
+/// `decode(data)` for every message, in order.
+///
+/// `budget` is the most a header may ask for (default `DEFAULT_BUDGET`). A
+/// message lost, reordered, replayed or from another session raises
+/// `DecodeError` of kind `Session` (`.session` is `Sequence`); after a
+/// message fails, every later one is refused until the encoder sends a
+/// reset.
+#[pyclass(module = "surp")]
+pub(crate) struct SessionDecoder {
+    options: SessionOptions,
+    inner: surp_dedup::SessionDecoder,
+}
+
+#[pymethods]
+impl SessionDecoder {
+    #[new]
+    #[pyo3(signature = (*, budget = None))]
+    fn new(budget: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let options = options(budget)?;
+        let inner = options.decoder();
+        Ok(SessionDecoder { options, inner })
+    }
+
+    /// Reads a session's header, which starts the session afresh.
+    fn read_header(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.guarded(py, |inner| {
+            with_input(py, data, "read_header()", |input| {
+                inner
+                    .read_header(input)
+                    .map(|()| py.None().into_bound(py))
+                    .map_err(|err| decode_error(py, &err))
+            })
+        })
+        .map(drop)
+    }
+
+    /// Decodes the next message.
+    fn decode<'py>(
+        &mut self,
+        py: Python<'py>,
+        data: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        self.guarded(py, |inner| {
+            let decoder = de::Decoder::new(py);
+            with_input(py, data, "decode()", |input| {
+                decoder.decode_message(inner, input)
+            })
+        })
+    }
+
+    /// What the tables hold beyond their initial state: `(strings, shapes,
+    /// bytes)`, the bytes as the budget counts them.
+    #[getter]
+    fn usage(&self) -> (usize, usize, usize) {
+        usage(self.inner.usage())
+    }
+}
+
+impl SessionDecoder {
+    /// Runs `body` on the Rust decoder under [`guarded`]. After a panic the
+    /// tables are in no known state, so the header is forgotten: no message
+    /// is decoded against them until a header is read again.
+    fn guarded<'py>(
+        &mut self,
+        py: Python<'py>,
+        body: impl FnOnce(&mut surp_dedup::SessionDecoder) -> PyResult<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let inner = &mut self.inner;
+        let mut returned = false;
+        let result = guarded(
+            py,
+            || {
+                let result = body(inner);
+                returned = true;
+                result
+            },
+            |message| internal_decode_error(py, &message),
+        );
+        if !returned {
+            self.inner = self.options.decoder();
+        }
+        result
+    }
+}

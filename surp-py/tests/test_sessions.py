@@ -1,0 +1,154 @@
+"""Sessions (docs/spec.md section 9.1): the `sessions` and `session_invalid`
+vectors both ways, and what a session stream promises on live data.
+
+The vectors of sessions that start from a dictionary are skipped: the module
+has no dictionaries yet.
+"""
+
+import pytest
+
+import notation
+import surp
+from conftest import load_vectors
+
+VECTORS = load_vectors()
+
+
+def budget_of(limits):
+    return (limits["strings"], limits["shapes"], limits["bytes"])
+
+
+def error_name(e):
+    """An error as the vectors name it: `Session(X)` for a session rule."""
+    return f"Session({e.session})" if e.kind == "Session" else e.kind
+
+
+def by_name(entries):
+    return pytest.mark.parametrize("vector", entries, ids=[v["name"] for v in entries])
+
+
+@by_name(VECTORS["sessions"])
+def test_the_encoder_writes_and_the_decoder_reads_every_session_vector(vector):
+    if vector["dictionary"] is not None:
+        pytest.skip("the module has no dictionaries yet")
+    budget = budget_of(vector["budget"])
+    encoder = surp.SessionEncoder(budget=budget)
+    decoder = surp.SessionDecoder(budget=budget)
+    assert encoder.header().hex() == vector["header"]
+    decoder.read_header(bytes.fromhex(vector["header"]))
+    for i, message in enumerate(vector["messages"]):
+        if message.get("reset"):
+            encoder.reset()
+        expected = notation.value(message["value"])
+        data = notation.document(message["hex"])
+        assert encoder.encode(expected).hex() == data.hex(), f"message {i}"
+        notation.assert_same(decoder.decode(data), expected)
+    assert encoder.messages == len(vector["messages"])
+
+
+@by_name([v for v in VECTORS["session_invalid"] if "documents" in v])
+def test_every_invalid_session_is_refused_with_the_reference_error(vector):
+    if vector["dictionary"] is not None:
+        pytest.skip("the module has no dictionaries yet")
+    decoder = surp.SessionDecoder(budget=budget_of(vector["limit"]))
+    header = False
+
+    def read(data):
+        nonlocal header
+        if header:
+            return decoder.decode(data)
+        decoder.read_header(data)
+        header = True
+
+    last = len(vector["documents"]) - 1
+    for i, document in enumerate(vector["documents"]):
+        if isinstance(document, dict):
+            data, error, offset = bytes.fromhex(document["hex"]), document["error"], document["offset"]
+        elif i < last:
+            read(bytes.fromhex(document))
+            continue
+        else:
+            data, error, offset = bytes.fromhex(document), vector["error"], vector["offset"]
+        with pytest.raises(surp.DecodeError) as caught:
+            read(data)
+        assert (error_name(caught.value), caught.value.offset) == (error, offset), f"document {i}"
+
+
+def log_line(i):
+    return {"level": "info", "service": "checkout", "order": f"#{i}", "amount": i * 1.5}
+
+
+def test_messages_shrink_and_come_back_whatever_the_buffer_type():
+    encoder = surp.SessionEncoder()
+    decoder = surp.SessionDecoder()
+    decoder.read_header(encoder.header())
+    for i in range(200):
+        line = log_line(i)
+        message = encoder.encode(line)
+        if i > 0:
+            assert len(message) < len(surp.dumps(line)) / 2
+        data = [message, bytearray(message), memoryview(message)][i % 3]
+        assert decoder.decode(data) == line
+    assert encoder.messages == 200
+    assert encoder.usage[0] > 0 and decoder.usage == encoder.usage
+
+
+def test_lost_reordered_and_replayed_messages_are_errors():
+    encoder = surp.SessionEncoder()
+    header = encoder.header()
+    messages = [encoder.encode(log_line(i)) for i in range(4)]
+    for order in ([0, 2], [1], [0, 0], [0, 1, 3]):
+        decoder = surp.SessionDecoder()
+        decoder.read_header(header)
+        for n in order[:-1]:
+            decoder.decode(messages[n])
+        with pytest.raises(surp.DecodeError) as caught:
+            decoder.decode(messages[order[-1]])
+        assert (caught.value.kind, caught.value.session, caught.value.offset) == ("Session", "Sequence", 2)
+    # A plain document's error has no session rule.
+    with pytest.raises(surp.DecodeError) as caught:
+        surp.loads(b"\xa1")
+    assert caught.value.session is None
+
+
+def test_a_message_that_cannot_be_encoded_is_followed_by_a_reset():
+    encoder = surp.SessionEncoder()
+    decoder = surp.SessionDecoder()
+    decoder.read_header(encoder.header())
+    decoder.decode(encoder.encode(log_line(0)))
+    with pytest.raises(surp.EncodeError):
+        encoder.encode({"level": {1, 2}})
+    assert encoder.messages == 1
+    # The next message starts again from the initial state and says so.
+    assert decoder.decode(encoder.encode(log_line(1))) == log_line(1)
+    # default= works as for dumps.
+    dated = surp.SessionEncoder(default=str)
+    decoder = surp.SessionDecoder()
+    decoder.read_header(dated.header())
+    assert decoder.decode(dated.encode({"at": {1}})) == {"at": "{1}"}
+
+
+def test_budgets_are_capped_at_what_a_header_states_and_checked():
+    assert surp.DEFAULT_BUDGET == (16384, 2048, 1048576)
+    capped = surp.SessionEncoder(budget=(2**40, 2**20, 2**40))
+    most = surp.SessionEncoder(budget=(2**24, 2**16, 2**32 - 1))
+    assert capped.header() == most.header()
+    # A decoder with the default budget refuses a header that asks for more.
+    with pytest.raises(surp.DecodeError) as caught:
+        surp.SessionDecoder().read_header(capped.header())
+    assert (caught.value.session, caught.value.offset) == ("BudgetTooLarge", 3)
+    for bad in [(-1, 0, 0), (1, 2), (1.5, 2, 3), "1,2,3", None.__class__]:
+        with pytest.raises(ValueError):
+            surp.SessionEncoder(budget=bad)
+        with pytest.raises(ValueError):
+            surp.SessionDecoder(budget=bad)
+    with pytest.raises(TypeError):
+        surp.SessionEncoder(default=1)
+    with pytest.raises(TypeError):
+        surp.SessionDecoder().decode("not bytes")
+
+
+def test_a_message_before_the_header_is_refused():
+    with pytest.raises(surp.DecodeError) as caught:
+        surp.SessionDecoder().decode(surp.SessionEncoder().encode(1))
+    assert (caught.value.session, caught.value.offset) == ("MissingHeader", 0)
