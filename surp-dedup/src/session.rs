@@ -312,7 +312,8 @@ impl SessionDecoder {
     /// Decodes the next message through a [`DeserializeSeed`]: for values
     /// built with state of the caller's, as `serde::de::DeserializeSeed`
     /// allows with any serde deserializer. The checks are those of
-    /// [`SessionDecoder::decode`].
+    /// [`SessionDecoder::decode`]. If the seed panics, the decoder is left
+    /// without its tables: drop it, and start again from a header.
     ///
     /// ```
     /// use serde::de::{Deserialize, DeserializeSeed, Deserializer};

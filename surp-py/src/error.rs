@@ -63,6 +63,7 @@ pub(crate) fn internal_decode_error(py: Python<'_>, message: &str) -> PyErr {
     if let Err(e) = value
         .setattr(intern!(py, "offset"), py.None())
         .and_then(|()| value.setattr(intern!(py, "kind"), "Internal"))
+        .and_then(|()| value.setattr(intern!(py, "session"), py.None()))
     {
         return e;
     }

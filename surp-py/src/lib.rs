@@ -1,8 +1,9 @@
 //! # surp-py
 //!
 //! The `surp` Python module: [Surp](../surp/index.html) for Python, built
-//! on the `surp` and `surp-dedup` crates with PyO3. It has two functions
-//! and two exceptions:
+//! on the `surp` and `surp-dedup` crates with PyO3. It has two functions,
+//! two exceptions, and the two classes of sessions (`SessionEncoder`,
+//! `SessionDecoder`):
 //!
 //! ```python
 //! import surp

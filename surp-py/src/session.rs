@@ -3,17 +3,17 @@
 //! reads and writes the session streams of Rust and JavaScript.
 //!
 //! Each call runs under [`guarded`], like `dumps` and `loads`. A panic (a
-//! bug) leaves a session in no known state, so the encoder then starts
-//! again from its tables' initial state (its next message says so), and the
-//! decoder forgets its header: every later message is refused until a
-//! header is read again.
+//! bug) leaves a session in no known state: the encoder then refuses every
+//! later message (a new session must start), and the decoder forgets its
+//! header, so every later message is refused until a header is read again.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyTuple};
+use pyo3::{PyTraverseError, PyVisit};
 use surp_dedup::{Budget, SessionOptions};
 
-use crate::error::{decode_error, encode_error, internal_decode_error};
+use crate::error::{decode_error, encode_error, internal_decode_error, type_name};
 use crate::module::{guarded, with_input};
 use crate::{de, ser};
 
@@ -24,30 +24,49 @@ pub(crate) fn default_budget() -> (u32, u32, u32) {
     (b.strings, b.shapes, b.bytes)
 }
 
-/// The options of a session with `budget`: three whole numbers, each capped
-/// at what a header can state (2^24 string slots, 2^16 shapes, 2^32 − 1
-/// bytes), as `SessionOptions::budget` caps them.
+/// The options of a session with `budget`: a tuple of three whole numbers
+/// of at least 0, each capped at what a header can state (2^24 string
+/// slots, 2^16 shapes, 2^32 − 1 bytes), as `SessionOptions::budget` and the
+/// JavaScript classes cap them. Another type is a `TypeError` (a `bool`
+/// too, as in JavaScript), a negative number a `ValueError`.
 fn options(budget: Option<&Bound<'_, PyAny>>) -> PyResult<SessionOptions> {
     let Some(budget) = budget else {
         return Ok(SessionOptions::new());
     };
-    let bad = || {
-        PyValueError::new_err(format!(
-            "budget must be a tuple of three whole numbers of at least 0 (strings, shapes, \
-             bytes), not {}",
-            budget
-                .repr()
-                .map_or_else(|_| "?".to_owned(), |r| r.to_string())
-        ))
-    };
-    let (strings, shapes, bytes): (u64, u64, u64) = budget.extract().map_err(|_| bad())?;
-    let cap = |n: u64, most: u32| u32::try_from(n).unwrap_or(u32::MAX).min(most);
-    let most = Budget::MAX;
-    Ok(SessionOptions::new().budget(
-        cap(strings, most.strings),
-        cap(shapes, most.shapes),
-        cap(bytes, u32::MAX),
-    ))
+    let what = "budget must be a tuple of three whole numbers (strings, shapes, bytes)";
+    let parts = budget
+        .cast::<PyTuple>()
+        .ok()
+        .filter(|t| t.len() == 3)
+        .ok_or_else(|| PyTypeError::new_err(format!("{what}, not {}", type_name(budget))))?;
+    let mut numbers = [0u32; 3];
+    let most = [Budget::MAX.strings, Budget::MAX.shapes, u32::MAX];
+    for ((n, part), most) in numbers.iter_mut().zip(parts.iter()).zip(most) {
+        if !part.is_instance_of::<PyInt>() || part.is_instance_of::<PyBool>() {
+            return Err(PyTypeError::new_err(format!(
+                "{what}, not one holding {}",
+                type_name(&part)
+            )));
+        }
+        if part.lt(0)? {
+            return Err(PyValueError::new_err(format!(
+                "{what} of at least 0, not {part}"
+            )));
+        }
+        // Past u64 is past every cap.
+        let wide = part.extract::<u64>().unwrap_or(u64::MAX);
+        *n = u32::try_from(wide).unwrap_or(u32::MAX).min(most);
+    }
+    let [strings, shapes, bytes] = numbers;
+    Ok(SessionOptions::new().budget(strings, shapes, bytes))
+}
+
+/// `bytes` holding `data`, or the `MemoryError` of a failed allocation.
+fn new_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, data.len(), |buf| {
+        buf.copy_from_slice(data);
+        Ok(())
+    })
 }
 
 fn usage(u: surp_dedup::TableUsage) -> (usize, usize, usize) {
@@ -65,8 +84,25 @@ fn usage(u: surp_dedup::TableUsage) -> (usize, usize, usize) {
 /// state and says so.
 #[pyclass(module = "surp")]
 pub(crate) struct SessionEncoder {
-    inner: surp_dedup::SessionEncoder,
+    /// `None` after a panic: the session cannot go on.
+    inner: Option<surp_dedup::SessionEncoder>,
+    header: Vec<u8>,
     default: Option<Py<PyAny>>,
+}
+
+impl SessionEncoder {
+    fn inner(&mut self) -> PyResult<&mut surp_dedup::SessionEncoder> {
+        self.inner.as_mut().ok_or_else(|| {
+            Python::attach(|py| {
+                encode_error(
+                    py,
+                    "internal error earlier in this session, which cannot go on: start a new \
+                     one",
+                    "$",
+                )
+            })
+        })
+    }
 }
 
 #[pymethods]
@@ -81,15 +117,17 @@ impl SessionEncoder {
                 "SessionEncoder() default= must be callable",
             ));
         }
+        let inner = options(budget)?.encoder();
         Ok(SessionEncoder {
-            inner: options(budget)?.encoder(),
+            header: inner.header(),
+            inner: Some(inner),
             default: default.map(Bound::unbind),
         })
     }
 
     /// The session's header, which the decoder reads first.
-    fn header<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.inner.header())
+    fn header<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
+        new_bytes(py, &self.header)
     }
 
     /// Encodes `obj` as the next message.
@@ -99,7 +137,7 @@ impl SessionEncoder {
         obj: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         let default = self.default.as_ref().map(|d| d.bind(py).clone());
-        let inner = &mut self.inner;
+        let inner = self.inner()?;
         let mut returned = false;
         let result = guarded(
             py,
@@ -107,7 +145,7 @@ impl SessionEncoder {
                 let encoder = ser::Encoder::new(py, default);
                 let mut out = Vec::new();
                 let result = match inner.append_to_vec(&mut out, &encoder.wrap(obj)) {
-                    Ok(()) => Ok(PyBytes::new(py, &out)),
+                    Ok(()) => new_bytes(py, &out),
                     Err(err) => Err(encoder.into_error(err)),
                 };
                 returned = true;
@@ -116,29 +154,44 @@ impl SessionEncoder {
             |message| encode_error(py, &format!("internal error ({message})"), "$"),
         );
         if !returned {
-            // A panic: the tables may hold part of the message.
-            self.inner.reset();
+            // A panic: the tables, and the encoder's state within the
+            // message, are in no known state.
+            self.inner = None;
         }
         result
     }
 
     /// Returns the tables to their initial state; the next message tells
     /// the decoder to do the same.
-    fn reset(&mut self) {
-        self.inner.reset();
+    fn reset(&mut self) -> PyResult<()> {
+        self.inner()?.reset();
+        Ok(())
     }
 
     /// How many messages have been encoded.
     #[getter]
-    fn messages(&self) -> u64 {
-        self.inner.messages()
+    fn messages(&mut self) -> PyResult<u64> {
+        Ok(self.inner()?.messages())
     }
 
     /// What the tables hold beyond their initial state: `(strings, shapes,
     /// bytes)`, the bytes as the budget counts them.
     #[getter]
-    fn usage(&self) -> (usize, usize, usize) {
-        usage(self.inner.usage())
+    fn usage(&mut self) -> PyResult<(usize, usize, usize)> {
+        Ok(usage(self.inner()?.usage()))
+    }
+
+    // The garbage collector's view of `default`, which may refer back to
+    // the encoder (a bound method of the object that holds it).
+    fn __traverse__(&self, visit: PyVisit<'_>) -> Result<(), PyTraverseError> {
+        if let Some(default) = &self.default {
+            visit.call(default)?;
+        }
+        Ok(())
+    }
+
+    fn __clear__(&mut self) {
+        self.default = None;
     }
 }
 
@@ -146,10 +199,10 @@ impl SessionEncoder {
 /// `decode(data)` for every message, in order.
 ///
 /// `budget` is the most a header may ask for (default `DEFAULT_BUDGET`). A
-/// message lost, reordered, replayed or from another session raises
-/// `DecodeError` of kind `Session` (`.session` is `Sequence`); after a
-/// message fails, every later one is refused until the encoder sends a
-/// reset.
+/// message lost, reordered or replayed raises `DecodeError` of kind
+/// `Session` (`.session` is `Sequence`); after a message fails, every later
+/// one is refused until the encoder sends a reset. That includes a valid
+/// message Python cannot hold (a map used as a map key).
 #[pyclass(module = "surp")]
 pub(crate) struct SessionDecoder {
     options: SessionOptions,
@@ -169,7 +222,7 @@ impl SessionDecoder {
     /// Reads a session's header, which starts the session afresh.
     fn read_header(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<()> {
         self.guarded(py, |inner| {
-            with_input(py, data, "read_header()", |input| {
+            with_input(py, data, "SessionDecoder.read_header()", |input| {
                 inner
                     .read_header(input)
                     .map(|()| py.None().into_bound(py))
@@ -187,7 +240,7 @@ impl SessionDecoder {
     ) -> PyResult<Bound<'py, PyAny>> {
         self.guarded(py, |inner| {
             let decoder = de::Decoder::new(py);
-            with_input(py, data, "decode()", |input| {
+            with_input(py, data, "SessionDecoder.decode()", |input| {
                 decoder.decode_message(inner, input)
             })
         })

@@ -116,11 +116,19 @@ def test_a_message_that_cannot_be_encoded_is_followed_by_a_reset():
     decoder = surp.SessionDecoder()
     decoder.read_header(encoder.header())
     decoder.decode(encoder.encode(log_line(0)))
+    assert encoder.usage != (0, 0, 0)
+    # The string takes a slot before the set fails: the failed message
+    # must leave no trace in the tables.
     with pytest.raises(surp.EncodeError):
-        encoder.encode({"level": {1, 2}})
+        encoder.encode({"note": "a string long enough for a slot", "bad": {1, 2}})
     assert encoder.messages == 1
-    # The next message starts again from the initial state and says so.
-    assert decoder.decode(encoder.encode(log_line(1))) == log_line(1)
+    assert encoder.usage == (0, 0, 0)
+    # The next message starts again from the initial state and says so
+    # (kind 2, a reset message), with the string written out.
+    after = encoder.encode({"note": "a string long enough for a slot"})
+    assert after[:2] == b"\xf1\x02"
+    assert b"a string long enough for a slot" in after
+    assert decoder.decode(after) == {"note": "a string long enough for a slot"}
     # default= works as for dumps.
     dated = surp.SessionEncoder(default=str)
     decoder = surp.SessionDecoder()
@@ -128,20 +136,41 @@ def test_a_message_that_cannot_be_encoded_is_followed_by_a_reset():
     assert decoder.decode(dated.encode({"at": {1}})) == {"at": "{1}"}
 
 
+def test_an_encoder_in_a_cycle_through_default_is_collected():
+    import gc
+    import weakref
+
+    class Connection:
+        def __init__(self):
+            self.encoder = surp.SessionEncoder(default=self.extra)
+
+        def extra(self, obj):
+            return str(obj)
+
+    connection = Connection()
+    gone = weakref.ref(connection)
+    del connection
+    gc.collect()
+    assert gone() is None
+
+
 def test_budgets_are_capped_at_what_a_header_states_and_checked():
     assert surp.DEFAULT_BUDGET == (16384, 2048, 1048576)
-    capped = surp.SessionEncoder(budget=(2**40, 2**20, 2**40))
-    most = surp.SessionEncoder(budget=(2**24, 2**16, 2**32 - 1))
-    assert capped.header() == most.header()
+    most = surp.SessionEncoder(budget=(2**24, 2**16, 2**32 - 1)).header()
+    for big in [(2**40, 2**20, 2**40), (2**64, 2**70, 2**100)]:
+        assert surp.SessionEncoder(budget=big).header() == most
     # A decoder with the default budget refuses a header that asks for more.
     with pytest.raises(surp.DecodeError) as caught:
-        surp.SessionDecoder().read_header(capped.header())
+        surp.SessionDecoder().read_header(most)
     assert (caught.value.session, caught.value.offset) == ("BudgetTooLarge", 3)
-    for bad in [(-1, 0, 0), (1, 2), (1.5, 2, 3), "1,2,3", None.__class__]:
+    # A decoder given more than a header can state takes the most.
+    surp.SessionDecoder(budget=(2**64, 2**64, 2**64)).read_header(most)
+    for cls in (surp.SessionEncoder, surp.SessionDecoder):
         with pytest.raises(ValueError):
-            surp.SessionEncoder(budget=bad)
-        with pytest.raises(ValueError):
-            surp.SessionDecoder(budget=bad)
+            cls(budget=(1, -1, 1))
+        for wrong in [(1, 2), [1, 2, 3], (1.5, 2, 3), (True, 2, 3), "1,2,3", 7]:
+            with pytest.raises(TypeError):
+                cls(budget=wrong)
     with pytest.raises(TypeError):
         surp.SessionEncoder(default=1)
     with pytest.raises(TypeError):
