@@ -112,6 +112,24 @@ impl<'py> Decoder<'py> {
             })
     }
 
+    /// Decodes a dictionary document, with `decoder`'s checks.
+    pub(crate) fn decode_dictionary_document(
+        &self,
+        decoder: &mut surp_dedup::DictionaryDecoder,
+        input: &[u8],
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let seed = Seed {
+            dec: self,
+            key: false,
+        };
+        decoder
+            .from_slice_seed(input, seed)
+            .map_err(|err| match self.python_error.take() {
+                Some(python_error) => python_error,
+                None => decode_error(self.py, &err),
+            })
+    }
+
     /// The object a constructor returned as a new reference, or the Python
     /// exception it set (a `MemoryError`) when it returned NULL.
     #[inline]

@@ -2,8 +2,8 @@
 //!
 //! The `surp` Python module: [Surp](../surp/index.html) for Python, built
 //! on the `surp` and `surp-dedup` crates with PyO3. It has two functions,
-//! two exceptions, and the two classes of sessions (`SessionEncoder`,
-//! `SessionDecoder`):
+//! two exceptions, the two classes of sessions (`SessionEncoder`,
+//! `SessionDecoder`) and `Dictionary`:
 //!
 //! ```python
 //! import surp
@@ -70,6 +70,8 @@ mod module;
 mod output;
 // The fast paths read CPython's objects in place (macros and layouts that
 // PyPy and GraalPy do not have); there, only the serde paths are built.
+#[cfg(feature = "python")]
+mod dictionary;
 #[cfg(all(feature = "python", not(any(PyPy, GraalPy))))]
 #[allow(unsafe_code)]
 mod read;

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
 use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error, type_name};
-use crate::{de, output, ser, session};
+use crate::{de, dictionary, output, ser, session};
 
 /// Encodes `obj` as a Surp document.
 ///
@@ -191,6 +191,7 @@ fn surp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(loads, m)?)?;
     m.add_class::<session::SessionEncoder>()?;
     m.add_class::<session::SessionDecoder>()?;
+    m.add_class::<dictionary::Dictionary>()?;
     m.add("DEFAULT_BUDGET", session::default_budget())?;
     m.add("DecodeError", py.get_type::<DecodeError>())?;
     m.add("EncodeError", py.get_type::<EncodeError>())?;

@@ -13,6 +13,7 @@ use pyo3::types::{PyBool, PyBytes, PyInt, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
 use surp_dedup::{Budget, SessionOptions};
 
+use crate::dictionary::Dictionary;
 use crate::error::{decode_error, encode_error, internal_decode_error, type_name};
 use crate::module::{guarded, with_input};
 use crate::{de, ser};
@@ -29,9 +30,16 @@ pub(crate) fn default_budget() -> (u32, u32, u32) {
 /// slots, 2^16 shapes, 2^32 − 1 bytes), as `SessionOptions::budget` and the
 /// JavaScript classes cap them. Another type is a `TypeError` (a `bool`
 /// too, as in JavaScript), a negative number a `ValueError`.
-fn options(budget: Option<&Bound<'_, PyAny>>) -> PyResult<SessionOptions> {
+fn options(
+    budget: Option<&Bound<'_, PyAny>>,
+    dictionary: Option<PyRef<'_, Dictionary>>,
+) -> PyResult<SessionOptions> {
+    let options = match dictionary {
+        Some(dictionary) => SessionOptions::new().dictionary(dictionary.inner.clone()),
+        None => SessionOptions::new(),
+    };
     let Some(budget) = budget else {
-        return Ok(SessionOptions::new());
+        return Ok(options);
     };
     let what = "budget must be a tuple of three whole numbers (strings, shapes, bytes)";
     let parts = budget
@@ -58,11 +66,11 @@ fn options(budget: Option<&Bound<'_, PyAny>>) -> PyResult<SessionOptions> {
         *n = u32::try_from(wide).unwrap_or(u32::MAX).min(most);
     }
     let [strings, shapes, bytes] = numbers;
-    Ok(SessionOptions::new().budget(strings, shapes, bytes))
+    Ok(options.budget(strings, shapes, bytes))
 }
 
 /// `bytes` holding `data`, or the `MemoryError` of a failed allocation.
-fn new_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+pub(crate) fn new_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
     PyBytes::new_with(py, data.len(), |buf| {
         buf.copy_from_slice(data);
         Ok(())
@@ -78,7 +86,8 @@ fn usage(u: surp_dedup::TableUsage) -> (usize, usize, usize) {
 /// messages before it, so the decoder must read every message, in order.
 ///
 /// `budget` is `(strings, shapes, bytes)`, what the tables may hold before
-/// they start again (default `DEFAULT_BUDGET`); `default` is as for
+/// they start again (default `DEFAULT_BUDGET`); `dictionary`, a
+/// `Dictionary` the tables start from (and return to); `default` is as for
 /// `dumps`. An object that cannot be encoded raises `EncodeError`, uses no
 /// message number, and the next message starts from the tables' initial
 /// state and says so.
@@ -108,8 +117,12 @@ impl SessionEncoder {
 #[pymethods]
 impl SessionEncoder {
     #[new]
-    #[pyo3(signature = (*, budget = None, default = None))]
-    fn new(budget: Option<&Bound<'_, PyAny>>, default: Option<Bound<'_, PyAny>>) -> PyResult<Self> {
+    #[pyo3(signature = (*, budget = None, dictionary = None, default = None))]
+    fn new(
+        budget: Option<&Bound<'_, PyAny>>,
+        dictionary: Option<PyRef<'_, Dictionary>>,
+        default: Option<Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         if let Some(default) = &default
             && !default.is_callable()
         {
@@ -117,7 +130,7 @@ impl SessionEncoder {
                 "SessionEncoder() default= must be callable",
             ));
         }
-        let inner = options(budget)?.encoder();
+        let inner = options(budget, dictionary)?.encoder();
         Ok(SessionEncoder {
             header: inner.header(),
             inner: Some(inner),
@@ -198,7 +211,8 @@ impl SessionEncoder {
 /// Reads the messages of one session: `read_header(data)` first, then
 /// `decode(data)` for every message, in order.
 ///
-/// `budget` is the most a header may ask for (default `DEFAULT_BUDGET`). A
+/// `budget` is the most a header may ask for (default `DEFAULT_BUDGET`);
+/// `dictionary`, the one the header must name (none by default). A
 /// message lost, reordered or replayed raises `DecodeError` of kind
 /// `Session` (`.session` is `Sequence`); after a message fails, every later
 /// one is refused until the encoder sends a reset. That includes a valid
@@ -212,9 +226,12 @@ pub(crate) struct SessionDecoder {
 #[pymethods]
 impl SessionDecoder {
     #[new]
-    #[pyo3(signature = (*, budget = None))]
-    fn new(budget: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
-        let options = options(budget)?;
+    #[pyo3(signature = (*, budget = None, dictionary = None))]
+    fn new(
+        budget: Option<&Bound<'_, PyAny>>,
+        dictionary: Option<PyRef<'_, Dictionary>>,
+    ) -> PyResult<Self> {
+        let options = options(budget, dictionary)?;
         let inner = options.decoder();
         Ok(SessionDecoder { options, inner })
     }

@@ -1,8 +1,6 @@
-"""Sessions (docs/spec.md section 9.1): the `sessions` and `session_invalid`
-vectors both ways, and what a session stream promises on live data.
-
-The vectors of sessions that start from a dictionary are skipped: the module
-has no dictionaries yet.
+"""Sessions and dictionaries (docs/spec.md sections 9.1 and 9.2): the
+`dictionaries`, `sessions` and `session_invalid` vectors both ways, and what
+a session stream promises on live data.
 """
 
 import pytest
@@ -12,6 +10,14 @@ import surp
 from conftest import load_vectors
 
 VECTORS = load_vectors()
+
+
+# The vectors name a dictionary by its index in the `dictionaries` list.
+DICTIONARIES = [surp.Dictionary(d["strings"], d["shapes"]) for d in VECTORS["dictionaries"]]
+
+
+def dictionary_of(index):
+    return None if index is None else DICTIONARIES[index]
 
 
 def budget_of(limits):
@@ -29,11 +35,9 @@ def by_name(entries):
 
 @by_name(VECTORS["sessions"])
 def test_the_encoder_writes_and_the_decoder_reads_every_session_vector(vector):
-    if vector["dictionary"] is not None:
-        pytest.skip("the module has no dictionaries yet")
-    budget = budget_of(vector["budget"])
-    encoder = surp.SessionEncoder(budget=budget)
-    decoder = surp.SessionDecoder(budget=budget)
+    budget, dictionary = budget_of(vector["budget"]), dictionary_of(vector["dictionary"])
+    encoder = surp.SessionEncoder(budget=budget, dictionary=dictionary)
+    decoder = surp.SessionDecoder(budget=budget, dictionary=dictionary)
     assert encoder.header().hex() == vector["header"]
     decoder.read_header(bytes.fromhex(vector["header"]))
     for i, message in enumerate(vector["messages"]):
@@ -46,11 +50,49 @@ def test_the_encoder_writes_and_the_decoder_reads_every_session_vector(vector):
     assert encoder.messages == len(vector["messages"])
 
 
+@pytest.mark.parametrize("index", range(len(VECTORS["dictionaries"])),
+                         ids=[v["name"] for v in VECTORS["dictionaries"]])
+def test_every_dictionary_vector_both_ways(index):
+    vector, dictionary = VECTORS["dictionaries"][index], DICTIONARIES[index]
+    stored = notation.document(vector["hex"])
+    assert dictionary.to_bytes() == stored
+    assert f"{dictionary.id:016x}" == vector["id"]
+    assert dictionary.strings == vector["strings"]
+    assert dictionary.shapes == vector["shapes"]
+    loaded = surp.Dictionary.from_bytes(stored)
+    assert loaded == dictionary and loaded.to_bytes() == stored
+    for document in vector["documents"]:
+        expected = notation.value(document["value"])
+        data = notation.document(document["hex"])
+        # A dict holds a key once: a document that repeats one is read only.
+        if not notation.has_duplicate_keys(document["value"]):
+            assert dictionary.encode(expected).hex() == data.hex()
+        notation.assert_same(loaded.decode(data), expected)
+
+
+def refused(call, error, offset):
+    with pytest.raises(surp.DecodeError) as caught:
+        call()
+    assert (error_name(caught.value), caught.value.offset) == (error, offset)
+
+
+@by_name([v for v in VECTORS["session_invalid"] if "documents" not in v])
+def test_every_invalid_dictionary_or_document_is_refused(vector):
+    error, offset = vector["error"], vector["offset"]
+    if "document" in vector:
+        dictionary = DICTIONARIES[vector["dictionary"]]
+        refused(lambda: dictionary.decode(notation.document(vector["document"])), error, offset)
+    else:
+        refused(lambda: surp.Dictionary.from_bytes(notation.document(vector["stored"])), error, offset)
+        if "strings" in vector:
+            refused(lambda: surp.Dictionary(vector["strings"], vector["shapes"]), error, offset)
+
+
 @by_name([v for v in VECTORS["session_invalid"] if "documents" in v])
 def test_every_invalid_session_is_refused_with_the_reference_error(vector):
-    if vector["dictionary"] is not None:
-        pytest.skip("the module has no dictionaries yet")
-    decoder = surp.SessionDecoder(budget=budget_of(vector["limit"]))
+    decoder = surp.SessionDecoder(
+        budget=budget_of(vector["limit"]), dictionary=dictionary_of(vector["dictionary"])
+    )
     header = False
 
     def read(data):
@@ -181,3 +223,38 @@ def test_a_message_before_the_header_is_refused():
     with pytest.raises(surp.DecodeError) as caught:
         surp.SessionDecoder().decode(surp.SessionEncoder().encode(1))
     assert (caught.value.session, caught.value.offset) == ("MissingHeader", 0)
+
+
+def test_a_dictionary_learnt_from_samples_is_rust_s_and_shrinks_documents():
+    samples = [{"level": "info", "service": "checkout", "n": i} for i in range(50)]
+    dictionary = surp.Dictionary.from_samples(samples)
+    assert "checkout" in dictionary.strings
+    assert ["level", "service", "n"] in dictionary.shapes
+    line = {"level": "info", "service": "checkout", "n": 7}
+    document = dictionary.encode(line)
+    # The keys and "checkout" are references to the dictionary.
+    assert b"checkout" not in document and b"service" not in document
+    assert len(document) < len(surp.dumps(line))
+    assert dictionary.decode(document) == line
+    # The stored form is a plain document, and another dictionary refuses
+    # the document at its id.
+    assert surp.loads(dictionary.to_bytes())["strings"] == dictionary.strings
+    other = surp.Dictionary(["another"], [])
+    with pytest.raises(surp.DecodeError) as caught:
+        other.decode(document)
+    assert (caught.value.session, caught.value.offset) == ("WrongDictionary", 2)
+    # A session that starts from it is small from its first message.
+    encoder = surp.SessionEncoder(dictionary=dictionary)
+    decoder = surp.SessionDecoder(dictionary=dictionary)
+    decoder.read_header(encoder.header())
+    first = encoder.encode(line)
+    assert b"checkout" not in first
+    assert decoder.decode(first) == line
+    # A decoder without it refuses the header.
+    with pytest.raises(surp.DecodeError) as caught:
+        surp.SessionDecoder().read_header(encoder.header())
+    assert caught.value.session == "WrongDictionary"
+    with pytest.raises(TypeError):
+        surp.SessionEncoder(dictionary="not a dictionary")
+    with pytest.raises(TypeError):
+        surp.Dictionary.from_samples([{1, 2}])
