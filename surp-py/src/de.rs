@@ -81,16 +81,10 @@ impl<'py> Decoder<'py> {
 
     /// Decodes one whole document with serde; bytes after it are an error.
     pub(crate) fn decode_with_serde(&self, input: &[u8]) -> PyResult<Bound<'py, PyAny>> {
-        let mut de = surp::Deserializer::from_slice(input);
-        let result = Seed {
-            dec: self,
-            key: false,
-        }
-        .deserialize(&mut de)
-        .and_then(|value| de.end().map(|()| value));
-        result.map_err(|err| match self.python_error.take() {
-            Some(python_error) => python_error,
-            None => decode_error(self.py, &err),
+        self.with_seed(|seed| {
+            let mut de = surp::Deserializer::from_slice(input);
+            seed.deserialize(&mut de)
+                .and_then(|value| de.end().map(|()| value))
         })
     }
 
@@ -100,16 +94,7 @@ impl<'py> Decoder<'py> {
         session: &mut surp_dedup::SessionDecoder,
         input: &[u8],
     ) -> PyResult<Bound<'py, PyAny>> {
-        let seed = Seed {
-            dec: self,
-            key: false,
-        };
-        session
-            .decode_seed(input, seed)
-            .map_err(|err| match self.python_error.take() {
-                Some(python_error) => python_error,
-                None => decode_error(self.py, &err),
-            })
+        self.with_seed(|seed| session.decode_seed(input, seed))
     }
 
     /// Decodes a dictionary document, with `decoder`'s checks.
@@ -118,16 +103,24 @@ impl<'py> Decoder<'py> {
         decoder: &mut surp_dedup::DictionaryDecoder,
         input: &[u8],
     ) -> PyResult<Bound<'py, PyAny>> {
+        self.with_seed(|seed| decoder.from_slice_seed(input, seed))
+    }
+
+    /// Runs `decode` with the seed of a whole value, and reports its error:
+    /// the Python exception kept while building objects (a `MemoryError`),
+    /// else a `DecodeError`.
+    fn with_seed(
+        &self,
+        decode: impl FnOnce(Seed<'_, 'py>) -> surp::Result<Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let seed = Seed {
             dec: self,
             key: false,
         };
-        decoder
-            .from_slice_seed(input, seed)
-            .map_err(|err| match self.python_error.take() {
-                Some(python_error) => python_error,
-                None => decode_error(self.py, &err),
-            })
+        decode(seed).map_err(|err| match self.python_error.take() {
+            Some(python_error) => python_error,
+            None => decode_error(self.py, &err),
+        })
     }
 
     /// The object a constructor returned as a new reference, or the Python
