@@ -392,7 +392,7 @@ impl DictionaryDecoder {
         if id != self.id {
             return Err(wrong(Some(id), 2));
         }
-        let result = self.tables.decode_seed(input, value_at, false, seed);
+        let result = self.tables.decode(input, value_at, false, seed);
         if result.is_err() {
             self.tables.reset();
         }

@@ -387,7 +387,7 @@ impl SessionDecoder {
             return Err(error_at(ErrorKind::Session(SessionError::Broken), 0));
         }
         self.next = seq.checked_add(1);
-        match tables.decode_seed(input, value_at, true, seed) {
+        match tables.decode(input, value_at, true, seed) {
             Ok((value, _tumbled)) => Ok(value),
             Err(e) => {
                 self.broken = true;

@@ -8,9 +8,7 @@
 //! message ends, the tables tumble back to the initial state if it took them
 //! past the budget.
 
-use core::marker::PhantomData;
-
-use serde::de::{Deserialize, DeserializeSeed};
+use serde::de::DeserializeSeed;
 
 use super::Deserializer;
 use super::tables::{Dictionary, Mark};
@@ -100,23 +98,14 @@ impl SessionTables {
 
     /// Decodes the value at `value_at` in `input` (a session message or a
     /// dictionary document: error offsets count from `input`'s first byte)
-    /// against the tables, which then keep what it added when `keep` is
-    /// true (a session message), tumbling if that takes them past the
-    /// budget, and return to their initial state otherwise.
+    /// through `seed` (`PhantomData::<T>` for a `Deserialize` type) against
+    /// the tables, which then keep what it added when `keep` is true (a
+    /// session message), tumbling if that takes them past the budget, and
+    /// return to their initial state otherwise.
     ///
     /// Returns the value and whether the tables tumbled. After an error the
     /// tables are in no defined state: [`SessionTables::reset`] them.
-    pub fn decode<'de, T: Deserialize<'de>>(
-        &mut self,
-        input: &'de [u8],
-        value_at: usize,
-        keep: bool,
-    ) -> Result<(T, bool)> {
-        self.decode_seed(input, value_at, keep, PhantomData)
-    }
-
-    /// [`SessionTables::decode`] through a [`DeserializeSeed`].
-    pub fn decode_seed<'de, S: DeserializeSeed<'de>>(
+    pub fn decode<'de, S: DeserializeSeed<'de>>(
         &mut self,
         input: &'de [u8],
         value_at: usize,
