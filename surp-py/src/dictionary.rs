@@ -7,13 +7,12 @@
 //! bug) in the middle of a document leaves the kept encoder and decoder in
 //! no known state, so both are then built again from the dictionary.
 
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 use surp_dedup::{DictionaryDecoder, DictionaryEncoder};
 
 use crate::error::{decode_error, encode_error, internal_decode_error};
-use crate::module::{guarded, with_input};
+use crate::module::{check_default, guarded, guarded_or_panicked, with_input};
 use crate::session::new_bytes;
 use crate::{de, ser};
 
@@ -59,33 +58,26 @@ impl Kept {
     }
 }
 
-/// A dictionary that cannot be read or built: a `DecodeError` of kind
-/// `Session` (`.session` is `InvalidDictionary`), as the vectors name it.
-fn invalid(py: Python<'_>, err: &surp::Error) -> PyErr {
-    decode_error(py, err)
-}
-
 #[pymethods]
 impl Dictionary {
+    /// An invalid dictionary is a `DecodeError` of kind `Session`
+    /// (`.session` is `InvalidDictionary`), as the vectors name it; so is
+    /// stored bytes that hold none (`from_bytes`).
     #[new]
     fn new(py: Python<'_>, strings: Vec<String>, shapes: Vec<Vec<String>>) -> PyResult<Self> {
         surp_dedup::Dictionary::new(&strings, &shapes)
             .map(Dictionary::new_from)
-            .map_err(|e| invalid(py, &e))
+            .map_err(|e| decode_error(py, &e))
     }
 
     /// Reads a dictionary stored by `to_bytes()` (exactly those bytes: the
     /// id is their hash).
     #[staticmethod]
     fn from_bytes(py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let mut made = None;
         with_input(py, data, "Dictionary.from_bytes()", |input| {
-            made = Some(surp_dedup::Dictionary::from_bytes(input).map_err(|e| invalid(py, &e))?);
-            Ok(py.None().into_bound(py))
-        })?;
-        Ok(Dictionary::new_from(
-            made.expect("set when with_input succeeds"),
-        ))
+            surp_dedup::Dictionary::from_bytes(input).map_err(|e| decode_error(py, &e))
+        })
+        .map(Dictionary::new_from)
     }
 
     /// Learns a dictionary from a list of sample objects.
@@ -96,13 +88,7 @@ impl Dictionary {
         samples: &Bound<'_, PyList>,
         default: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        if let Some(default) = &default
-            && !default.is_callable()
-        {
-            return Err(PyTypeError::new_err(
-                "Dictionary.from_samples() default= must be callable",
-            ));
-        }
+        check_default(default.as_ref(), "Dictionary.from_samples()")?;
         let items: Vec<Bound<'_, PyAny>> = samples.iter().collect();
         guarded(
             py,
@@ -152,27 +138,18 @@ impl Dictionary {
         obj: &Bound<'py, PyAny>,
         default: Option<Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        if let Some(default) = &default
-            && !default.is_callable()
-        {
-            return Err(PyTypeError::new_err("encode() default= must be callable"));
-        }
+        check_default(default.as_ref(), "encode()")?;
         let mut kept = self.lock()?;
-        let mut returned = false;
-        let result = guarded(
+        let (result, panicked) = guarded_or_panicked(
             py,
             || {
-                let encoder = ser::Encoder::new(py, default);
-                let result = match kept.encoder.to_vec(&encoder.wrap(obj)) {
-                    Ok(bytes) => new_bytes(py, &bytes),
-                    Err(err) => Err(encoder.into_error(err)),
-                };
-                returned = true;
-                result
+                let document =
+                    ser::Encoder::new(py, default).run(obj, |value| kept.encoder.to_vec(value))?;
+                new_bytes(py, &document)
             },
             |message| encode_error(py, &format!("internal error ({message})"), "$"),
         );
-        if !returned {
+        if panicked {
             *kept = Kept::of(&self.inner);
         }
         result
@@ -185,20 +162,17 @@ impl Dictionary {
         data: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let mut kept = self.lock()?;
-        let mut returned = false;
-        let result = guarded(
+        let (result, panicked) = guarded_or_panicked(
             py,
             || {
                 let decoder = de::Decoder::new(py);
-                let result = with_input(py, data, "Dictionary.decode()", |input| {
+                with_input(py, data, "Dictionary.decode()", |input| {
                     decoder.decode_dictionary_document(&mut kept.decoder, input)
-                });
-                returned = true;
-                result
+                })
             },
             |message| internal_decode_error(py, &message),
         );
-        if !returned {
+        if panicked {
             *kept = Kept::of(&self.inner);
         }
         result

@@ -28,11 +28,7 @@ fn dumps<'py>(
     dedup: bool,
     default: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    if let Some(default) = &default
-        && !default.is_callable()
-    {
-        return Err(PyTypeError::new_err("dumps() default= must be callable"));
-    }
+    check_default(default.as_ref(), "dumps()")?;
     guarded(
         py,
         || encode(py, obj, dedup, default),
@@ -46,16 +42,15 @@ fn encode<'py>(
     dedup: bool,
     default: Option<Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
-    let encoder = ser::Encoder::new(py, default);
-    let value = encoder.wrap(obj);
     if dedup {
         // The deduplicating encoder builds its document in a Vec of its own
         // (it rewrites maps once it has seen their keys).
-        return match surp_dedup::to_vec(&value) {
-            Ok(bytes) => Ok(PyBytes::new(py, &bytes)),
-            Err(err) => Err(encoder.into_error(err)),
-        };
+        return ser::Encoder::new(py, default)
+            .run(obj, |value| surp_dedup::to_vec(value))
+            .map(|bytes| PyBytes::new(py, &bytes));
     }
+    let encoder = ser::Encoder::new(py, default);
+    let value = encoder.wrap(obj);
     // The fast path first; what it stops at (another type, for default=
     // or an error, and the rare cases listed in `write`) is encoded again
     // with serde, which reports errors with their path. (PyPy and GraalPy
@@ -102,14 +97,25 @@ fn decode<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py,
     with_input(py, data, "loads()", |input| decoder.decode(input))
 }
 
+/// Fails unless `default`, given to the function named `what`, is absent
+/// or callable.
+pub(crate) fn check_default(default: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<()> {
+    match default {
+        Some(default) if !default.is_callable() => Err(PyTypeError::new_err(format!(
+            "{what} default= must be callable"
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Runs `decode` on the bytes of `data`, which the function named `what`
 /// was given: `bytes` in place, any other byte buffer as a copy.
-pub(crate) fn with_input<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyAny>,
+pub(crate) fn with_input<T>(
+    py: Python<'_>,
+    data: &Bound<'_, PyAny>,
     what: &str,
-    decode: impl FnOnce(&[u8]) -> PyResult<Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+    decode: impl FnOnce(&[u8]) -> PyResult<T>,
+) -> PyResult<T> {
     if let Ok(bytes) = data.cast_exact::<PyBytes>() {
         // bytes are immutable and `data` keeps them alive: decode in place.
         return decode(bytes.as_bytes());
@@ -148,13 +154,24 @@ pub(crate) fn guarded<T>(
     body: impl FnOnce() -> PyResult<T>,
     error: impl FnOnce(String) -> PyErr,
 ) -> PyResult<T> {
+    guarded_or_panicked(py, body, error).0
+}
+
+/// [`guarded`], saying also whether `body` panicked: a caller that keeps
+/// state from one call to the next (a session's tables) must then not
+/// trust it.
+pub(crate) fn guarded_or_panicked<T>(
+    py: Python<'_>,
+    body: impl FnOnce() -> PyResult<T>,
+    error: impl FnOnce(String) -> PyErr,
+) -> (PyResult<T>, bool) {
     match panic::catch_unwind(AssertUnwindSafe(body)) {
-        Ok(result) => result,
+        Ok(result) => (result, false),
         Err(payload) => {
             if let Some(pending) = PyErr::take(py)
                 && pending.is_instance_of::<PyMemoryError>(py)
             {
-                return Err(pending);
+                return (Err(pending), true);
             }
             let message = if let Some(text) = payload.downcast_ref::<&str>() {
                 (*text).to_owned()
@@ -163,7 +180,7 @@ pub(crate) fn guarded<T>(
             } else {
                 "a panic".to_owned()
             };
-            Err(error(message))
+            (Err(error(message)), true)
         }
     }
 }

@@ -89,6 +89,17 @@ impl<'py> Encoder<'py> {
         Object { obj, enc: self }
     }
 
+    /// Encodes `obj` with `write` (one of surp-dedup's encoders), its error
+    /// reported as [`Encoder::into_error`] does.
+    pub(crate) fn run(
+        self,
+        obj: &Bound<'py, PyAny>,
+        write: impl FnOnce(&Object<'_, 'py>) -> surp::Result<Vec<u8>>,
+    ) -> PyResult<Vec<u8>> {
+        let written = write(&self.wrap(obj));
+        written.map_err(|err| self.into_error(err))
+    }
+
     /// The `EncodeError` (or the Python exception) for a failed encode.
     pub(crate) fn into_error(self, err: surp::Error) -> PyErr {
         let Some(failure) = self.failure.into_inner() else {

@@ -15,7 +15,7 @@ use surp_dedup::{Budget, SessionOptions};
 
 use crate::dictionary::Dictionary;
 use crate::error::{decode_error, encode_error, internal_decode_error, type_name};
-use crate::module::{guarded, with_input};
+use crate::module::{check_default, guarded_or_panicked, with_input};
 use crate::{de, ser};
 
 /// `surp_dedup::DEFAULT_BUDGET`, as the `(strings, shapes, bytes)` tuple the
@@ -123,13 +123,7 @@ impl SessionEncoder {
         dictionary: Option<PyRef<'_, Dictionary>>,
         default: Option<Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        if let Some(default) = &default
-            && !default.is_callable()
-        {
-            return Err(PyTypeError::new_err(
-                "SessionEncoder() default= must be callable",
-            ));
-        }
+        check_default(default.as_ref(), "SessionEncoder()")?;
         let inner = options(budget, dictionary)?.encoder();
         Ok(SessionEncoder {
             header: inner.header(),
@@ -151,22 +145,18 @@ impl SessionEncoder {
     ) -> PyResult<Bound<'py, PyBytes>> {
         let default = self.default.as_ref().map(|d| d.bind(py).clone());
         let inner = self.inner()?;
-        let mut returned = false;
-        let result = guarded(
+        let (result, panicked) = guarded_or_panicked(
             py,
             || {
-                let encoder = ser::Encoder::new(py, default);
-                let mut out = Vec::new();
-                let result = match inner.append_to_vec(&mut out, &encoder.wrap(obj)) {
-                    Ok(()) => new_bytes(py, &out),
-                    Err(err) => Err(encoder.into_error(err)),
-                };
-                returned = true;
-                result
+                let message = ser::Encoder::new(py, default).run(obj, |value| {
+                    let mut out = Vec::new();
+                    inner.append_to_vec(&mut out, value).map(|()| out)
+                })?;
+                new_bytes(py, &message)
             },
             |message| encode_error(py, &format!("internal error ({message})"), "$"),
         );
-        if !returned {
+        if panicked {
             // A panic: the tables, and the encoder's state within the
             // message, are in no known state.
             self.inner = None;
@@ -242,11 +232,9 @@ impl SessionDecoder {
             with_input(py, data, "SessionDecoder.read_header()", |input| {
                 inner
                     .read_header(input)
-                    .map(|()| py.None().into_bound(py))
                     .map_err(|err| decode_error(py, &err))
             })
         })
-        .map(drop)
     }
 
     /// Decodes the next message.
@@ -275,23 +263,18 @@ impl SessionDecoder {
     /// Runs `body` on the Rust decoder under [`guarded`]. After a panic the
     /// tables are in no known state, so the header is forgotten: no message
     /// is decoded against them until a header is read again.
-    fn guarded<'py>(
+    fn guarded<T>(
         &mut self,
-        py: Python<'py>,
-        body: impl FnOnce(&mut surp_dedup::SessionDecoder) -> PyResult<Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+        py: Python<'_>,
+        body: impl FnOnce(&mut surp_dedup::SessionDecoder) -> PyResult<T>,
+    ) -> PyResult<T> {
         let inner = &mut self.inner;
-        let mut returned = false;
-        let result = guarded(
+        let (result, panicked) = guarded_or_panicked(
             py,
-            || {
-                let result = body(inner);
-                returned = true;
-                result
-            },
+            || body(inner),
             |message| internal_decode_error(py, &message),
         );
-        if !returned {
+        if panicked {
             self.inner = self.options.decoder();
         }
         result
