@@ -59,11 +59,11 @@ pub fn load_dictionary(path: Option<&Path>) -> Result<Option<Dictionary>, Error>
     let Some(path) = path else {
         return Ok(None);
     };
-    let bytes = crate::files::read_input(Some(path))?;
+    let bytes = files::read_input(Some(path))?;
     Dictionary::from_bytes(&bytes)
         .map(Some)
         .map_err(|error| Error::Dictionary {
-            path: crate::files::input_name(Some(path)),
+            path: files::input_name(Some(path)),
             error,
         })
 }
