@@ -28,6 +28,13 @@ const PIECE: usize = 1984;
 /// `rep movsb`, and where its stores that bypass the cache pay off.
 const WHOLE: usize = 1 << 20;
 
+/// Whether [`copy`] copies a run of `len` bytes in pieces; `memcpy` takes
+/// any other run whole.
+#[inline(always)]
+pub(crate) fn in_pieces(len: usize) -> bool {
+    (FROM..WHOLE).contains(&len)
+}
+
 /// Copies `src` to `dst`.
 ///
 /// # Safety
@@ -37,7 +44,7 @@ const WHOLE: usize = 1 << 20;
 #[inline]
 pub(crate) unsafe fn copy(src: &[u8], dst: *mut u8) {
     let n = src.len();
-    if (FROM..WHOLE).contains(&n) {
+    if in_pieces(n) {
         // SAFETY: the caller's promise.
         unsafe { copy_in_pieces(src, dst) };
         return;

@@ -309,6 +309,22 @@ impl<'a, 'py> Reader<'a, 'py> {
     fn bytes(&mut self, len: u64) -> Result<Bound<'py, PyAny>> {
         let py = self.py;
         let data = self.literal(len)?;
+        if !crate::copy::in_pieces(data.len()) {
+            // CPython copies a short run itself, and gives the shared object
+            // for an empty or one-byte `bytes`, as ormsgpack's loads does.
+            // SAFETY: the pointer and length are those of a live slice,
+            // whose length fits an isize (Rust guarantees it); the bytes
+            // are copied. A new reference, or NULL with an exception.
+            return unsafe {
+                made(
+                    py,
+                    ffi::PyBytes_FromStringAndSize(
+                        data.as_ptr().cast(),
+                        data.len() as ffi::Py_ssize_t,
+                    ),
+                )
+            };
+        }
         // SAFETY: a NULL source makes an uninitialised `bytes` object of
         // `data.len()` bytes (it fits an isize: it is a slice's length), a
         // new reference, or NULL with an exception; its buffer is filled
@@ -529,6 +545,16 @@ fn f16_to_f32(h: u16) -> Option<f32> {
 #[inline]
 pub(crate) fn new_str<'py>(py: Python<'py>, text: &[u8]) -> Result<Bound<'py, PyAny>> {
     let len = text.len() as ffi::Py_ssize_t;
+    if let [c] = *text
+        && c.is_ascii()
+    {
+        // CPython keeps one object for each one-character latin-1 string;
+        // PyUnicode_FromOrdinal gives it, where PyUnicode_New would make
+        // a new object every time.
+        // SAFETY: an ASCII code point is in range. A new reference (to the
+        // shared string), or NULL with an exception.
+        return unsafe { made(py, ffi::PyUnicode_FromOrdinal(c.into())) };
+    }
     if text.is_ascii() {
         // SAFETY: PyUnicode_New gives a new, compact str of `len` code
         // points of at most 127, one byte each, or NULL with an exception;
@@ -579,10 +605,10 @@ mod tests {
     /// Values of every kind, whose documents the serde encoder writes.
     const VALUES: &std::ffi::CStr = cr#"
 VALUES = [
-    "", "ascii", "x" * 40, "na\u00efve \U0001f600", "\u4e2d" * 50, 0, 127, 128, -8, -9,
+    "", "a", "\x7f", "\xe9", "ascii", "x" * 40, "na\u00efve \U0001f600", "\u4e2d" * 50, 0, 127, 128, -8, -9,
     2**63 - 1, -2**63, 2**63, 2**64 - 1, -2**64,
-    0.5, -0.0, 0.1, 1.5, 1e300, float("nan"), float("inf"), True, False, None, b"",
-    b"\xab" * 3000, [], {}, [1, [2, [3]]],
+    0.5, -0.0, 0.1, 1.5, 1e300, float("nan"), float("inf"), True, False, None, b"", b"\x00", b"\xff",
+    b"ab", b"\xab" * 2047, b"\xab" * 3000, [], {}, [1, [2, [3]]],
     {"a": 1, 2: "b", (1, (2, ())): None, b"k": 1.5, None: True, 0.5: [1], "k" * 100: 0},
     {str(i): i for i in range(40)},
     [{"id": i, "name": "n" * (i % 70), "tags": ["a", "b"], "score": i / 7} for i in range(3000)],

@@ -138,6 +138,21 @@ def test_keys_are_shared_and_long_keys_are_not_cached():
     assert first[1] == second[1]
 
 
+def test_short_strings_and_bytes_come_back_equal_and_shared_where_cpython_shares():
+    values = ["", "a", "\x7f", "\xe9", "ab", b"", b"\x00", b"\xff", b"ab", b"\xab" * 2047,
+              b"\xab" * 2048]
+    first, second = surp.loads(surp.dumps([values, values]))
+    assert first == values and second == values
+    assert [type(v) for v in first] == [type(v) for v in values]
+    if sys.implementation.name == "cpython":
+        # CPython keeps one object for the empty string and bytes, each
+        # one-character latin-1 string and each one-byte bytes; loads hands
+        # those out instead of a new object per value.
+        for a, b in zip(first, second):
+            if len(a) <= 1:
+                assert a is b, repr(a)
+
+
 @pytest.mark.parametrize("data,kind", [
     (b"\x00\x00", "TrailingBytes"),
     (b"\xa2\x00", "LengthExceedsInput"),
