@@ -13,7 +13,7 @@ use surp_dedup::{DictionaryDecoder, DictionaryEncoder};
 
 use crate::error::{decode_error, encode_error, internal_decode_error};
 use crate::module::{check_default, guarded, guarded_or_panicked, with_input};
-use crate::session::new_bytes;
+use crate::output::new_bytes;
 use crate::{de, ser};
 
 /// Strings and dict key sets agreed out of band: a document written with

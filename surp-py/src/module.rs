@@ -47,7 +47,7 @@ fn encode<'py>(
         // (it rewrites maps once it has seen their keys).
         return ser::Encoder::new(py, default)
             .run(obj, |value| surp_dedup::to_vec(value))
-            .map(|bytes| PyBytes::new(py, &bytes));
+            .and_then(|bytes| output::new_bytes(py, &bytes));
     }
     let encoder = ser::Encoder::new(py, default);
     let value = encoder.wrap(obj);

@@ -424,3 +424,11 @@ mod tests {
         });
     }
 }
+
+/// `bytes` holding `data`, or the `MemoryError` of a failed allocation.
+pub(crate) fn new_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
+    PyBytes::new_with(py, data.len(), |buf| {
+        buf.copy_from_slice(data);
+        Ok(())
+    })
+}

@@ -16,6 +16,7 @@ use surp_dedup::{Budget, SessionOptions};
 use crate::dictionary::Dictionary;
 use crate::error::{decode_error, encode_error, internal_decode_error, type_name};
 use crate::module::{check_default, guarded_or_panicked, with_input};
+use crate::output::new_bytes;
 use crate::{de, ser};
 
 /// `surp_dedup::DEFAULT_BUDGET`, as the `(strings, shapes, bytes)` tuple the
@@ -67,14 +68,6 @@ fn options(
     }
     let [strings, shapes, bytes] = numbers;
     Ok(options.budget(strings, shapes, bytes))
-}
-
-/// `bytes` holding `data`, or the `MemoryError` of a failed allocation.
-pub(crate) fn new_bytes<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyBytes>> {
-    PyBytes::new_with(py, data.len(), |buf| {
-        buf.copy_from_slice(data);
-        Ok(())
-    })
 }
 
 fn usage(u: surp_dedup::TableUsage) -> (usize, usize, usize) {
