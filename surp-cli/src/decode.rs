@@ -22,7 +22,8 @@ up to 128 bits.
 
 With --session, the input is a session's stream of frames, as `surp encode
 --session` writes it, read frame by frame as it arrives, and the output a JSON
-array of its messages. The budget is the most the header may ask for, as for a
+array of its messages. From a pipe, each message is written out as soon as no
+more input is waiting. The budget is the most the header may ask for, as for a
 SessionDecoder.
 
 Examples:

@@ -45,6 +45,10 @@ pub struct Input {
     pub reader: io::BufReader<Box<dyn Read>>,
     /// The path, or "standard input", for messages.
     pub name: String,
+    /// Whether more bytes may arrive after a read finds none waiting: the
+    /// source is a pipe, a terminal, a socket or a FIFO, not a regular
+    /// file.
+    pub live: bool,
 }
 
 /// A failed read of `target` (a path, or "standard input").
@@ -59,17 +63,41 @@ pub fn read_failure(target: &str, error: io::Error) -> Error {
 /// Opens the input, to be read as it arrives: the file at `path`, or
 /// standard input.
 pub fn open_input(path: Option<&Path>) -> Result<Input, Error> {
-    let source: Box<dyn Read> = match path {
+    let (source, live): (Box<dyn Read>, bool) = match path {
         Some(p) if !is_std(path) => match fs::File::open(p) {
-            Ok(file) => Box::new(file),
+            Ok(file) => {
+                let live = is_live(file.metadata());
+                (Box::new(file), live)
+            }
             Err(e) => return Err(read_failure(&input_name(path), e)),
         },
-        _ => Box::new(io::stdin()),
+        _ => (Box::new(io::stdin()), is_live(stdin_metadata())),
     };
     Ok(Input {
         reader: io::BufReader::with_capacity(INPUT_BUFFER, source),
         name: input_name(path),
+        live,
     })
+}
+
+/// Whether a source with this metadata may have more bytes later: all but
+/// a regular file (and a source whose kind cannot be told).
+fn is_live(metadata: io::Result<fs::Metadata>) -> bool {
+    !metadata.is_ok_and(|m| m.is_file())
+}
+
+/// The metadata of whatever standard input is (a file, a pipe, a terminal).
+#[cfg(unix)]
+fn stdin_metadata() -> io::Result<fs::Metadata> {
+    use std::os::fd::AsFd;
+    let fd = io::stdin().as_fd().try_clone_to_owned()?;
+    fs::File::from(fd).metadata()
+}
+
+/// Elsewhere standard input's kind is not told, and it is taken as live.
+#[cfg(not(unix))]
+fn stdin_metadata() -> io::Result<fs::Metadata> {
+    Err(io::ErrorKind::Unsupported.into())
 }
 
 /// Fails when a dictionary given as `-` would read standard input, which

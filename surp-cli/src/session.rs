@@ -167,13 +167,17 @@ impl Counted<'_> {
 /// Reads a session's frames from `input` as they arrive, the header first,
 /// and writes its messages as a JSON array, one message a line (or
 /// indented with `pretty`). Memory holds the session's tables and one
-/// message, whatever the stream's length.
+/// message, whatever the stream's length. From a live input (a pipe, not
+/// a file), the messages decoded are written out whenever no more input is
+/// waiting, so output keeps up with the stream, and a failure later leaves
+/// them written.
 pub fn decode(
     input: &mut Input,
     options: &DecodeOptions,
     out: &mut dyn Write,
 ) -> Result<(), WriteFailure> {
     let mut decoder = self::options(options.budget, options.dictionary).decoder();
+    let live = input.live;
     let mut stream = Counted {
         input: &mut input.reader,
         read: 0,
@@ -247,6 +251,11 @@ pub fn decode(
             out.write_all(if frame == 1 { b"\n" } else { b",\n" })
                 .map_err(io)?;
             out.write_all(&text).map_err(io)?;
+            // A live stream's messages are shown as they arrive: whatever
+            // is decoded is written out before the next read waits.
+            if live && stream.input.buffer().is_empty() {
+                out.flush().map_err(io)?;
+            }
         }
         frame += 1;
     }

@@ -1065,3 +1065,95 @@ fn decode_session_reads_frames_as_they_arrive() {
         "{stderr}"
     );
 }
+
+/// From a pipe, `decode --session` writes each message out as soon as it
+/// is decoded, while the stream is still open; the whole output is the
+/// same as from a file, and a failure later leaves the messages before it.
+#[test]
+fn decode_session_from_a_pipe_shows_messages_as_they_arrive() {
+    use std::io::{Read, Write};
+    use std::process::Stdio;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    let stream = run_ok(&["encode", "--session", "-"], session_messages().as_bytes());
+    let parts = frames(&stream);
+    let whole = run_ok(&["decode", "--session", "-"], &stream);
+    // "[", then one message a line: message i ends before the comma of
+    // line i, or, the last, before the line's end.
+    let ends: Vec<usize> = whole
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(at, _)| if whole[at - 1] == b',' { at - 1 } else { at })
+        .collect();
+    assert_eq!(ends.len(), parts.len() + 1);
+
+    // The second run's stream stops with an error in the fifth message: a
+    // reference to a slot no message filled.
+    let mut broken = stream[..parts[6].0].to_vec();
+    let (fifth, _) = parts[5];
+    broken[fifth + 4 + 3..fifth + 4 + 5].copy_from_slice(&[0xf3, 0xff]);
+    for (sent, complete) in [(&stream, true), (&broken, false)] {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_surp"))
+            .args(["decode", "--session", "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let mut stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            let mut buf = [0; 4096];
+            loop {
+                match stdout.read(&mut buf).unwrap() {
+                    0 => return,
+                    n => tx.send(buf[..n].to_vec()).unwrap(),
+                }
+            }
+        });
+        let mut got = Vec::new();
+        for (i, &(start, doc)) in parts
+            .iter()
+            .enumerate()
+            .take_while(|&(i, _)| i < 5 || complete)
+        {
+            stdin
+                .write_all(&sent[start..start + 4 + doc.len()])
+                .unwrap();
+            stdin.flush().unwrap();
+            if i == 0 {
+                continue;
+            }
+            // Message i is written out while the stream is open. Not a
+            // timing: a command that held its output back would write
+            // nothing until the stream ends, and this bound only keeps
+            // the test from hanging then.
+            while got.len() < ends[i] {
+                match rx.recv_timeout(Duration::from_secs(120)) {
+                    Ok(chunk) => got.extend(chunk),
+                    Err(_) => panic!("message {i} not written while the stream is open"),
+                }
+            }
+            assert_eq!(got[..ends[i]], whole[..ends[i]], "message {i}");
+        }
+        if !complete {
+            stdin.write_all(&sent[parts[5].0..]).unwrap();
+        }
+        drop(stdin);
+        got.extend(rx.iter().flatten());
+        reader.join().unwrap();
+        let out = child.wait_with_output().unwrap();
+        if complete {
+            assert!(out.status.success());
+            assert_eq!(got, whole);
+        } else {
+            assert_eq!(out.status.code(), Some(1));
+            assert_eq!(got, whole[..ends[4]]);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(stderr.contains("in frame 5,"), "{stderr}");
+        }
+    }
+}
