@@ -3,7 +3,7 @@
 //! The `surp` Python module: [Surp](../surp/index.html) for Python, built
 //! on the `surp` and `surp-dedup` crates with PyO3. It has two functions,
 //! two exceptions, the two classes of sessions (`SessionEncoder`,
-//! `SessionDecoder`) and `Dictionary`:
+//! `SessionDecoder`), `Dictionary`, and the frames of streams (`frame.rs`):
 //!
 //! ```python
 //! import surp
@@ -60,7 +60,11 @@ mod copy;
 #[allow(unsafe_code)]
 mod de;
 #[cfg(feature = "python")]
+mod dictionary;
+#[cfg(feature = "python")]
 mod error;
+#[cfg(feature = "python")]
+mod frame;
 #[cfg(feature = "python")]
 mod keys;
 #[cfg(feature = "python")]
@@ -70,8 +74,6 @@ mod module;
 mod output;
 // The fast paths read CPython's objects in place (macros and layouts that
 // PyPy and GraalPy do not have); there, only the serde paths are built.
-#[cfg(feature = "python")]
-mod dictionary;
 #[cfg(all(feature = "python", not(any(PyPy, GraalPy))))]
 #[allow(unsafe_code)]
 mod read;

@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyModule};
 
 use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error, type_name};
-use crate::{de, dictionary, output, ser, session};
+use crate::{de, dictionary, frame, output, ser, session};
 
 /// Encodes `obj` as a Surp document.
 ///
@@ -188,8 +188,10 @@ pub(crate) fn guarded_or_panicked<T>(
 /// Surp: a compact, fast, self-describing binary serialization format.
 ///
 /// `dumps(obj, *, dedup=False, default=None) -> bytes` and
-/// `loads(data) -> object`; errors are `DecodeError` (a `ValueError`) and
-/// `EncodeError` (a `TypeError`).
+/// `loads(data) -> object`; sessions (`SessionEncoder`, `SessionDecoder`),
+/// `Dictionary`, and frames for streams (`frame`, `read_frames`,
+/// `read_frame`, `FrameReader`); errors are `DecodeError` (a `ValueError`)
+/// and `EncodeError` (a `TypeError`).
 //
 // `gil_used = true`: the module needs the GIL, and asks a free-threaded
 // interpreter to turn it back on when it is imported. Since PyO3 0.28 a
@@ -209,6 +211,11 @@ fn surp_module(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<session::SessionEncoder>()?;
     m.add_class::<session::SessionDecoder>()?;
     m.add_class::<dictionary::Dictionary>()?;
+    m.add_function(wrap_pyfunction!(frame::frame, m)?)?;
+    m.add_function(wrap_pyfunction!(frame::read_frames, m)?)?;
+    m.add_function(wrap_pyfunction!(frame::read_frame, m)?)?;
+    m.add_class::<frame::FrameReader>()?;
+    m.add("DEFAULT_MAX_FRAME_LEN", surp::frame::DEFAULT_MAX_FRAME_LEN)?;
     m.add("DEFAULT_BUDGET", session::default_budget())?;
     m.add("DecodeError", py.get_type::<DecodeError>())?;
     m.add("EncodeError", py.get_type::<EncodeError>())?;

@@ -69,3 +69,15 @@ except surp.DecodeError as err:
     assert (err.kind, err.session, err.offset) == ("Session", "Sequence", 2)
 else:
     raise AssertionError("a message was lost")
+
+# Over a stream (a socket, a pipe), send each document in a frame: its
+# length, 4 bytes little-endian, then its bytes, as Rust's surp::frame does.
+wire = surp.frame(surp.dumps("ping")) + surp.frame(surp.dumps("pong"))
+assert [surp.loads(doc) for doc in surp.read_frames(wire)] == ["ping", "pong"]
+# Chunks as they arrive (asyncio's data_received) go to a FrameReader;
+# from a binary file object (socket.makefile("rb")), surp.read_frame reads
+# the next frame, or gives None at the end.
+frames = surp.FrameReader()  # max_len=surp.DEFAULT_MAX_FRAME_LEN (16 MiB)
+assert frames.push(wire[:11]) == [surp.dumps("ping")]  # and 2 bytes of pong
+assert frames.push(wire[11:]) == [surp.dumps("pong")]
+frames.end()  # a DecodeError if the stream stopped inside a frame
