@@ -59,7 +59,9 @@ function prefix(b: Uint8Array, p: number): number {
  * Frames from a stream that arrives in chunks (a socket, a `ReadableStream`):
  * `push` each chunk and get the documents of the frames it completes. A
  * frame's buffer grows only as its bytes arrive, and a frame longer than
- * `maxLen` is refused as soon as its prefix is in.
+ * `maxLen` is refused as soon as its prefix is in: the `push` that meets it
+ * throws, or, when it has completed documents before it, returns them and
+ * the next call throws. Every call after that throws the same error.
  *
  * ```ts
  * const frames = new FrameReader();
@@ -89,7 +91,10 @@ export class FrameReader {
         if (this.len < PREFIX_LEN) break;
         const len = prefix(this.buf, 0);
         if (len > this.maxLen) {
+          // The documents completed before it are returned; the next call
+          // throws.
           this.failed = frameTooLong(len, this.maxLen, 0);
+          if (docs.length > 0) return docs;
           throw this.failed;
         }
       }

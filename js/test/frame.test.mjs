@@ -58,3 +58,13 @@ test("FrameReader: a stream that ends inside a frame, or announces too long a on
   throwsSurp(() => strict.push(wire.subarray(0, 4)), "FrameTooLong", 0);
   throwsSurp(() => strict.push(wire.subarray(4)), "FrameTooLong", 0);
 });
+
+test("FrameReader: the documents before a refused frame are returned, the next call throws", () => {
+  const ping = encodeFrame(["ping", 1]);
+  const reader = new FrameReader(7);
+  const tooLong = new Uint8Array([8, 0, 0, 0]);
+  const docs = reader.push(new Uint8Array([...ping, ...tooLong]));
+  assert.deepEqual(docs.map((d) => decode(d)), [["ping", 1]]);
+  throwsSurp(() => reader.push(new Uint8Array(0)), "FrameTooLong", 0);
+  throwsSurp(() => reader.end(), "FrameTooLong", 0);
+});
