@@ -982,21 +982,26 @@ fn dictionaries_are_learnt_and_read_as_surp_dedup_does() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// Runs `surp` with `args`, writing `sent` to its standard input and
-/// leaving it open; returns its exit code, or `None` if it is still
-/// running (killed then), and its standard error.
-fn run_with_input_open(args: &[&str], sent: &[u8]) -> (Option<i32>, String) {
-    use std::io::Write;
+/// Starts `surp` with `args`, its standard streams all pipes.
+fn spawn_piped(args: &[&str]) -> std::process::Child {
     use std::process::Stdio;
-    use std::time::{Duration, Instant};
-
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_surp"))
+    std::process::Command::new(env!("CARGO_BIN_EXE_surp"))
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs `surp` with `args`, writing `sent` to its standard input and
+/// leaving it open; returns its exit code, or `None` if it is still
+/// running (killed then), and its standard error.
+fn run_with_input_open(args: &[&str], sent: &[u8]) -> (Option<i32>, String) {
+    use std::io::Write;
+    use std::time::{Duration, Instant};
+
+    let mut child = spawn_piped(args);
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(sent).unwrap();
     stdin.flush().unwrap();
@@ -1072,7 +1077,6 @@ fn decode_session_reads_frames_as_they_arrive() {
 #[test]
 fn decode_session_from_a_pipe_shows_messages_as_they_arrive() {
     use std::io::{Read, Write};
-    use std::process::Stdio;
     use std::sync::mpsc;
     use std::time::Duration;
 
@@ -1095,13 +1099,7 @@ fn decode_session_from_a_pipe_shows_messages_as_they_arrive() {
     let (fifth, _) = parts[5];
     broken[fifth + 4 + 3..fifth + 4 + 5].copy_from_slice(&[0xf3, 0xff]);
     for (sent, complete) in [(&stream, true), (&broken, false)] {
-        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_surp"))
-            .args(["decode", "--session", "-"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = spawn_piped(&["decode", "--session", "-"]);
         let mut stdin = child.stdin.take().unwrap();
         let mut stdout = child.stdout.take().unwrap();
         let (tx, rx) = mpsc::channel();
