@@ -22,9 +22,9 @@ up to 128 bits.
 
 With --session, the input is a session's stream of frames, as `surp encode
 --session` writes it, read frame by frame as it arrives, and the output a JSON
-array of its messages. From a pipe, each message is written out as soon as no
-more input is waiting. The budget is the most the header may ask for, as for a
-SessionDecoder.
+array of its messages. From a pipe, each message is written out before the
+command waits for more input, and a failure leaves the messages before it. The
+budget is the most the header may ask for, as for a SessionDecoder.
 
 Examples:
   surp decode data.surp

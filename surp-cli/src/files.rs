@@ -133,7 +133,8 @@ pub enum WriteFailure {
 }
 
 /// How much standard output is held back before it streams: a command that
-/// fails before producing this much prints nothing.
+/// fails before producing this much prints nothing (unless it flushed, as
+/// `decode --session` does for a live stream).
 const STDOUT_BUFFER: usize = 1 << 20;
 
 /// Streams output through a buffer into the file at `path`, or to standard

@@ -167,11 +167,40 @@ impl Counted<'_> {
 /// Reads a session's frames from `input` as they arrive, the header first,
 /// and writes its messages as a JSON array, one message a line (or
 /// indented with `pretty`). Memory holds the session's tables and one
-/// message, whatever the stream's length. From a live input (a pipe, not
-/// a file), the messages decoded are written out whenever no more input is
-/// waiting, so output keeps up with the stream, and a failure later leaves
-/// them written.
+/// message, whatever the stream's length.
+///
+/// From a live input (a pipe, not a file), a decoded message is written out
+/// before the command waits for more input, so the output keeps up with the
+/// stream; and when the stream fails, the messages before the failure are
+/// written out too (from a file, standard output's hold-back applies).
 pub fn decode(
+    input: &mut Input,
+    options: &DecodeOptions,
+    out: &mut dyn Write,
+) -> Result<(), WriteFailure> {
+    let live = input.live;
+    let result = decode_frames(input, options, out);
+    if live && matches!(result, Err(WriteFailure::Command(_))) {
+        // What a failed flush leaves unwritten is lost with the stream; the
+        // stream's own error is the one to report.
+        let _ = out.flush();
+    }
+    result
+}
+
+/// Whether `buffered` holds the whole of the next frame, so that reading it
+/// waits for nothing.
+fn holds_next_frame(buffered: &[u8]) -> bool {
+    match buffered.first_chunk::<PREFIX_LEN>() {
+        Some(prefix) => {
+            let len = u32::from_le_bytes(*prefix) as usize;
+            buffered.len() - PREFIX_LEN >= len
+        }
+        None => false,
+    }
+}
+
+fn decode_frames(
     input: &mut Input,
     options: &DecodeOptions,
     out: &mut dyn Write,
@@ -252,8 +281,9 @@ pub fn decode(
                 .map_err(io)?;
             out.write_all(&text).map_err(io)?;
             // A live stream's messages are shown as they arrive: whatever
-            // is decoded is written out before the next read waits.
-            if live && stream.input.buffer().is_empty() {
+            // is decoded is written out before reading the next frame could
+            // wait for input.
+            if live && !holds_next_frame(stream.input.buffer()) {
                 out.flush().map_err(io)?;
             }
         }

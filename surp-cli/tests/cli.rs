@@ -25,6 +25,15 @@ fn run_ok(args: &[&str], stdin: &[u8]) -> Vec<u8> {
     out.stdout
 }
 
+/// Runs `surp` with `args` on `stdin`, expecting exit code 1; returns
+/// stdout and stderr.
+fn run_fails_out(args: &[&str], stdin: &[u8]) -> (Vec<u8>, String) {
+    let out = surp().args(args).write_stdin(stdin).output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "surp {args:?}: {stderr}");
+    (out.stdout, stderr)
+}
+
 /// Runs `surp` with `args` on `stdin`, expecting exit code 1 and nothing
 /// on stdout; returns stderr.
 fn run_fails(args: &[&str], stdin: &[u8]) -> String {
@@ -658,6 +667,19 @@ fn frames(stream: &[u8]) -> Vec<(usize, &[u8])> {
     out
 }
 
+/// Where each part of `decode --session`'s output `whole` ends: the "["
+/// the header writes, then each message, without the comma that the next
+/// one adds. A stream that fails after `k` good frames leaves
+/// `whole[..ends[k - 1]]` on standard output when read from a pipe.
+fn message_ends(whole: &[u8]) -> Vec<usize> {
+    whole
+        .iter()
+        .enumerate()
+        .filter(|&(_, &b)| b == b'\n')
+        .map(|(at, _)| if whole[at - 1] == b',' { at - 1 } else { at })
+        .collect()
+}
+
 #[test]
 fn session_streams_are_the_session_encoders_frames_and_decode_back() {
     let json = session_messages();
@@ -708,8 +730,26 @@ fn session_streams_are_the_session_encoders_frames_and_decode_back() {
 fn broken_session_streams_fail_naming_the_frame_and_the_byte() {
     let stream = run_ok(&["encode", "--session", "-"], session_messages().as_bytes());
     let parts = frames(&stream);
+    let whole = run_ok(&["decode", "--session", "-"], &stream);
+    let ends = message_ends(&whole);
+    // From a pipe, what was decoded before the failure is written out:
+    // nothing when the header fails, "[" and the messages before the
+    // failing frame otherwise.
     let fails = |args: &[&str], input: &[u8], message: &str| {
-        assert_eq!(run_fails(args, input), format!("surp: {message}\n"));
+        let (stdout, stderr) = run_fails_out(args, input);
+        assert_eq!(stderr, format!("surp: {message}\n"));
+        let frame: usize = message.split(", in frame ").nth(1).map_or(0, |rest| {
+            rest.split([',', ' ']).next().unwrap().parse().unwrap()
+        });
+        let written = match frame {
+            0 => &[][..],
+            k => &whole[..ends[k - 1]],
+        };
+        assert_eq!(
+            String::from_utf8_lossy(&stdout),
+            String::from_utf8_lossy(written),
+            "{message}"
+        );
     };
     let decode = ["decode", "--session", "-"];
     // Cut inside the third frame (the second message).
@@ -755,13 +795,14 @@ fn broken_session_streams_fail_naming_the_frame_and_the_byte() {
     let mut bad = stream.clone();
     let at = third + 4 + 3;
     bad[at..at + 2].copy_from_slice(&[0xf3, 0xff]);
-    let stderr = run_fails(&decode, &bad);
+    let (stdout, stderr) = run_fails_out(&decode, &bad);
     assert!(
         stderr.contains(&format!(
             " at byte {at}, in frame 2, which starts at byte {third}"
         )),
         "{stderr}"
     );
+    assert_eq!(stdout, whole[..ends[1]]);
     // A header that asks for more than the decoder allows: the string
     // budget is at byte 3 of the header, after the 4-byte length.
     fails(
@@ -996,8 +1037,8 @@ fn spawn_piped(args: &[&str]) -> std::process::Child {
 
 /// Runs `surp` with `args`, writing `sent` to its standard input and
 /// leaving it open; returns its exit code, or `None` if it is still
-/// running (killed then), and its standard error.
-fn run_with_input_open(args: &[&str], sent: &[u8]) -> (Option<i32>, String) {
+/// running (killed then), its standard output and its standard error.
+fn run_with_input_open(args: &[&str], sent: &[u8]) -> (Option<i32>, Vec<u8>, String) {
     use std::io::Write;
     use std::time::{Duration, Instant};
 
@@ -1021,9 +1062,8 @@ fn run_with_input_open(args: &[&str], sent: &[u8]) -> (Option<i32>, String) {
     };
     drop(stdin);
     let out = child.wait_with_output().unwrap();
-    assert!(out.stdout.is_empty(), "surp {args:?} wrote to stdout");
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    (status.and_then(|s| s.code()), stderr)
+    (status.and_then(|s| s.code()), out.stdout, stderr)
 }
 
 /// `decode --session` reads a stream as it arrives: a broken message, or
@@ -1039,8 +1079,11 @@ fn decode_session_reads_frames_as_they_arrive() {
     let (third, _) = parts[2];
     let mut sent = stream[..parts[3].0].to_vec();
     sent[third + 4 + 3..third + 4 + 5].copy_from_slice(&[0xf3, 0xff]);
-    let (code, stderr) = run_with_input_open(&decode, &sent);
+    let (code, stdout, stderr) = run_with_input_open(&decode, &sent);
     assert_eq!(code, Some(1), "still reading: {stderr}");
+    // The first message is written out before the failure.
+    let whole = run_ok(&decode, &stream);
+    assert_eq!(stdout, whole[..message_ends(&whole)[1]]);
     // The byte of the stream, counted as the frames were read, is the one
     // the whole stream gives.
     assert!(
@@ -1052,8 +1095,9 @@ fn decode_session_reads_frames_as_they_arrive() {
     );
     // JSON text is told apart from what has arrived, without waiting for
     // more.
-    let (code, stderr) = run_with_input_open(&decode, b"[{\"level\": \"info\"},\n");
+    let (code, stdout, stderr) = run_with_input_open(&decode, b"[{\"level\": \"info\"},\n");
     assert_eq!(code, Some(1), "still reading: {stderr}");
+    assert!(stdout.is_empty());
     assert!(
         stderr.ends_with(
             "(the input is JSON text; `surp encode --session` turns a JSON array into a \
@@ -1072,8 +1116,9 @@ fn decode_session_reads_frames_as_they_arrive() {
 }
 
 /// From a pipe, `decode --session` writes each message out as soon as it
-/// is decoded, while the stream is still open; the whole output is the
-/// same as from a file, and a failure later leaves the messages before it.
+/// is decoded, while the stream is still open, even when part of the next
+/// frame has arrived; the whole output is the same as from a file, and a
+/// failure later leaves the messages before it.
 #[test]
 fn decode_session_from_a_pipe_shows_messages_as_they_arrive() {
     use std::io::{Read, Write};
@@ -1083,14 +1128,7 @@ fn decode_session_from_a_pipe_shows_messages_as_they_arrive() {
     let stream = run_ok(&["encode", "--session", "-"], session_messages().as_bytes());
     let parts = frames(&stream);
     let whole = run_ok(&["decode", "--session", "-"], &stream);
-    // "[", then one message a line: message i ends before the comma of
-    // line i, or, the last, before the line's end.
-    let ends: Vec<usize> = whole
-        .iter()
-        .enumerate()
-        .filter(|&(_, &b)| b == b'\n')
-        .map(|(at, _)| if whole[at - 1] == b',' { at - 1 } else { at })
-        .collect();
+    let ends = message_ends(&whole);
     assert_eq!(ends.len(), parts.len() + 1);
 
     // The second run's stream stops with an error in the fifth message: a
@@ -1113,15 +1151,19 @@ fn decode_session_from_a_pipe_shows_messages_as_they_arrive() {
             }
         });
         let mut got = Vec::new();
+        let mut sent_to = 0;
         for (i, &(start, doc)) in parts
             .iter()
             .enumerate()
             .take_while(|&(i, _)| i < 5 || complete)
         {
-            stdin
-                .write_all(&sent[start..start + 4 + doc.len()])
-                .unwrap();
+            // Frame i, and a start of the next one: part of its length
+            // (odd i), or its length and part of its document (even i).
+            let lead = if i % 2 == 1 { 2 } else { 7 };
+            let to = (start + 4 + doc.len() + lead).min(sent.len());
+            stdin.write_all(&sent[sent_to..to]).unwrap();
             stdin.flush().unwrap();
+            sent_to = to;
             if i == 0 {
                 continue;
             }
@@ -1137,9 +1179,7 @@ fn decode_session_from_a_pipe_shows_messages_as_they_arrive() {
             }
             assert_eq!(got[..ends[i]], whole[..ends[i]], "message {i}");
         }
-        if !complete {
-            stdin.write_all(&sent[parts[5].0..]).unwrap();
-        }
+        stdin.write_all(&sent[sent_to..]).unwrap();
         drop(stdin);
         got.extend(rx.iter().flatten());
         reader.join().unwrap();
