@@ -114,8 +114,8 @@ export class FrameReader {
   end(): void {
     if (this.failed !== null) throw this.failed;
     if (this.len === 0) return;
-    if (this.len < PREFIX_LEN) throw unexpectedEof(this.len);
-    throw lengthExceedsInput("byte string", prefix(this.buf, 0), 0);
+    this.failed = this.len < PREFIX_LEN ? unexpectedEof(this.len) : lengthExceedsInput("byte string", prefix(this.buf, 0), 0);
+    throw this.failed;
   }
 
   private append(chunk: Uint8Array, p: number, n: number): void {

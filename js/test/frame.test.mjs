@@ -51,6 +51,8 @@ test("FrameReader: a stream that ends inside a frame, or announces too long a on
   const cutPrefix = new FrameReader();
   cutPrefix.push(wire.subarray(0, 2));
   throwsSurp(() => cutPrefix.end(), "UnexpectedEof", 2);
+  // After the stream has failed, the reader stays failed.
+  throwsSurp(() => cutPrefix.push(wire.subarray(2)), "UnexpectedEof", 2);
   const cutDoc = new FrameReader();
   cutDoc.push(wire.subarray(0, 6));
   throwsSurp(() => cutDoc.end(), "LengthExceedsInput", 0);

@@ -14,15 +14,17 @@
 //! Every error is Rust's, from `surp::frame::read_frame`: its kind, and its
 //! offset counted from the start of the frame, as the spec's `frames`
 //! vectors give them. A frame longer than `max_len` is refused from its
-//! prefix, and nothing holds more of a frame than has arrived.
+//! prefix, and memory for a frame grows only as its bytes arrive. As
+//! everywhere in the module, a panic (a bug) is a `DecodeError` of kind
+//! `Internal`.
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyList};
 use surp::frame::{DEFAULT_MAX_FRAME_LEN, PREFIX_LEN};
 
-use crate::error::{decode_error, type_name};
-use crate::module::with_input;
+use crate::error::{decode_error, internal_decode_error, type_name};
+use crate::module::{guarded, guarded_or_panicked, input_copy, with_input};
 use crate::output::new_bytes;
 
 /// A buffer kept by a frame reader past the frame that grew it is let go
@@ -108,7 +110,7 @@ pub(crate) fn read_frames(
     // could change while the frames are read.
     let input = match data.cast_exact::<PyBytes>() {
         Ok(bytes) => Input::Bytes(bytes.clone().unbind()),
-        Err(_) => with_input(py, data, "read_frames()", |b| Ok(Input::Copy(b.to_vec())))?,
+        Err(_) => Input::Copy(input_copy(py, data, "read_frames()")?),
     };
     Ok(Frames {
         input,
@@ -143,6 +145,16 @@ impl Frames {
         if self.done {
             return Ok(None);
         }
+        let (next, panicked) = guarded_or_panicked(py, || self.next(py), internal_error(py));
+        if panicked {
+            self.done = true;
+        }
+        next
+    }
+}
+
+impl Frames {
+    fn next<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
         let data = match &self.input {
             Input::Bytes(bytes) => bytes.bind(py).as_bytes(),
             Input::Copy(copy) => copy.as_slice(),
@@ -176,16 +188,35 @@ pub(crate) fn read_frame<'py>(
     max_len: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
     let max_len = self::max_len(max_len, "read_frame()")?;
-    let mut reader = FileReader { file, failed: None };
-    let mut doc = Vec::new();
-    match surp::frame::read_frame(&mut reader, max_len, &mut doc) {
-        Ok(true) => new_bytes(py, &doc).map(Some),
-        Ok(false) => Ok(None),
-        Err(err) => Err(reader
-            .failed
-            .take()
-            .unwrap_or_else(|| decode_error(py, &err))),
-    }
+    guarded(
+        py,
+        || {
+            let mut reader = FileReader { file, failed: None };
+            let mut doc = Vec::new();
+            match surp::frame::read_frame(&mut reader, max_len, &mut doc) {
+                Ok(true) => new_bytes(py, &doc).map(Some),
+                Ok(false) => Ok(None),
+                Err(err) => Err(match reader.failed.take() {
+                    Some(failed) => failed,
+                    None if is_out_of_memory(&err) => pyo3::exceptions::PyMemoryError::new_err(
+                        "no memory for the rest of the frame",
+                    ),
+                    None => decode_error(py, &err),
+                }),
+            }
+        },
+        internal_error(py),
+    )
+}
+
+/// Whether reading failed for want of memory for the document.
+fn is_out_of_memory(err: &surp::Error) -> bool {
+    matches!(err.kind(), surp::ErrorKind::Io(e) if e.kind() == std::io::ErrorKind::OutOfMemory)
+}
+
+/// The error of a panic (a bug) while reading frames.
+fn internal_error(py: Python<'_>) -> impl FnOnce(String) -> PyErr + '_ {
+    move |message| internal_decode_error(py, &message)
 }
 
 /// A binary file object as an `io::Read`; the Python exception that ended
@@ -246,10 +277,11 @@ impl std::io::Read for FileReader<'_, '_> {
 /// has ended (an error if it stopped inside a frame).
 ///
 /// A frame longer than `max_len` is refused as soon as its prefix is in,
-/// and the reader holds no more of a frame than has arrived (`buffered`).
-/// An error is raised by the `push` that meets it, or, when that `push` has
-/// completed documents before it, by the next call; every call after it
-/// raises it again.
+/// and the reader's memory for a frame grows only as its bytes arrive
+/// (`buffered` is what it holds). An error is raised by the `push` that
+/// meets it, or, when that `push` has completed documents before it, by the
+/// next call; every call after it raises it again (a Python error in the
+/// middle of a `push`, such as a `MemoryError`, too).
 #[pyclass(module = "surp")]
 pub(crate) struct FrameReader {
     max_len: usize,
@@ -281,9 +313,20 @@ impl FrameReader {
             return Err(err.clone_ref(py));
         }
         let docs = PyList::empty(py);
-        let broken = with_input(py, chunk, "FrameReader.push()", |input| {
-            self.take(py, input, &docs)
+        // An argument that is no byte buffer fails here, and the reader
+        // goes on.
+        let taken = with_input(py, chunk, "FrameReader.push()", |input| {
+            Ok(guarded(
+                py,
+                || self.take(py, input, &docs),
+                internal_error(py),
+            ))
         })?;
+        let broken = match taken {
+            Ok(broken) => broken,
+            // The chunk was taken in part: the reader cannot go on.
+            Err(err) => Some(err),
+        };
         if let Some(err) = broken {
             self.failed = Some(err.clone_ref(py));
             if docs.is_empty() {
@@ -348,10 +391,15 @@ impl FrameReader {
                     break;
                 }
                 if stated(&self.pending) > self.max_len {
-                    return Ok(frame_error(py, &self.pending, self.max_len));
+                    let err = frame_error(py, &self.pending, self.max_len);
+                    // A refused frame is not kept.
+                    self.pending = Vec::new();
+                    return Ok(err);
                 }
             }
-            let whole = PREFIX_LEN + stated(&self.pending);
+            // Saturating where a usize is 32 bits: such a frame can never
+            // be whole.
+            let whole = stated(&self.pending).saturating_add(PREFIX_LEN);
             let n = (whole - self.pending.len()).min(input.len());
             self.keep(&input[..n])?;
             input = &input[n..];

@@ -122,6 +122,12 @@ pub(crate) fn with_input<T>(
     }
     // Other buffers are mutable: a finalizer run by the garbage collector
     // while objects are built could change them, so decode a copy.
+    decode(&input_copy(py, data, what)?)
+}
+
+/// A copy of the bytes of `data`, a byte buffer other than `bytes` (a
+/// `TypeError` naming the function `what` for anything else).
+pub(crate) fn input_copy(py: Python<'_>, data: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<u8>> {
     let buffer = pyo3::buffer::PyBuffer::<u8>::get(data).map_err(|_| {
         PyTypeError::new_err(format!(
             "{what} takes bytes, bytearray or memoryview, not '{}'",
@@ -137,7 +143,7 @@ pub(crate) fn with_input<T>(
     })?;
     copy.resize(len, 0);
     buffer.copy_to_slice(py, &mut copy)?;
-    decode(&copy)
+    Ok(copy)
 }
 
 /// Runs `body`; if it panics, returns `error` of the panic's message, or

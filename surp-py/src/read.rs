@@ -310,8 +310,9 @@ impl<'a, 'py> Reader<'a, 'py> {
         let py = self.py;
         let data = self.literal(len)?;
         if !crate::copy::in_pieces(data.len()) {
-            // CPython copies a short run itself, and gives the shared object
-            // for an empty or one-byte `bytes`, as ormsgpack's loads does.
+            // A run `copy` would take whole, CPython copies itself; and it
+            // gives its shared object for an empty or one-byte `bytes`, as
+            // ormsgpack's loads does.
             // SAFETY: the pointer and length are those of a live slice,
             // whose length fits an isize (Rust guarantees it); the bytes
             // are copied. A new reference, or NULL with an exception.

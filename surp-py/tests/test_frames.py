@@ -4,7 +4,6 @@ on streams that arrive in pieces.
 """
 
 import io
-import os
 import random
 import socket
 import threading
@@ -103,7 +102,8 @@ def test_a_frame_over_the_limit_is_refused_from_its_prefix():
     with pytest.raises(surp.DecodeError) as caught:
         reader.push(b"\x00\x00" + b"x" * 11)
     assert (caught.value.kind, caught.value.offset) == ("FrameTooLong", 0)
-    assert reader.buffered == 4
+    # Nothing of the refused frame is kept.
+    assert reader.buffered == 0
     # The reader stays failed.
     for call in (lambda: reader.push(b""), reader.end):
         with pytest.raises(surp.DecodeError, match="exceeds the limit of 10"):
@@ -220,12 +220,19 @@ def test_the_inputs_are_byte_buffers():
                  lambda: surp.FrameReader().push("text")):
         with pytest.raises(TypeError, match="bytes, bytearray or memoryview"):
             call()
+    # A chunk of the wrong type is refused, and the reader goes on.
+    reader = surp.FrameReader()
+    assert reader.push(b"\x01\x00") == []
+    with pytest.raises(TypeError):
+        reader.push("text")
+    assert reader.push(b"\x00\x00\x07") == [b"\x07"]
+    reader.end()
 
 
 def test_random_bytes_give_documents_or_a_decode_error():
     rng = random.Random(11)
     for _ in range(3000):
-        data = os.urandom(rng.randint(0, 40)) if rng.random() < 0.5 else bytes(
+        data = rng.randbytes(rng.randint(0, 40)) if rng.random() < 0.5 else bytes(
             rng.choice([0, 1, 2, 3, 0xFF]) for _ in range(rng.randint(0, 40)))
         max_len = rng.choice([0, 3, 16, surp.DEFAULT_MAX_FRAME_LEN])
         docs, error = frames_of(data, max_len=max_len)
