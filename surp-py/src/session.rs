@@ -7,7 +7,7 @@
 //! later message (a new session must start), and the decoder forgets its
 //! header, so every later message is refused until a header is read again.
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
@@ -93,6 +93,44 @@ pub(crate) struct SessionEncoder {
 }
 
 impl SessionEncoder {
+    /// The encoder, unless a call of its own is using it: `default=` runs
+    /// inside `encode`, and what it calls on the same encoder would find
+    /// the message half written.
+    fn borrow<'a>(slf: &'a Bound<'_, Self>) -> PyResult<PyRefMut<'a, Self>> {
+        slf.try_borrow_mut().map_err(|_| {
+            PyRuntimeError::new_err(
+                "the session encoder is in use by its own encode() (called from default=?): \
+                 it writes one message at a time",
+            )
+        })
+    }
+
+    fn encode_message<'py>(
+        &mut self,
+        py: Python<'py>,
+        obj: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let default = self.default.as_ref().map(|d| d.bind(py).clone());
+        let inner = self.inner()?;
+        let (result, panicked) = guarded_or_panicked(
+            py,
+            || {
+                let message = ser::Encoder::new(py, default).run(obj, |value| {
+                    let mut out = Vec::new();
+                    inner.append_to_vec(&mut out, value).map(|()| out)
+                })?;
+                new_bytes(py, &message)
+            },
+            |message| encode_error(py, &format!("internal error ({message})"), "$"),
+        );
+        if panicked {
+            // A panic: the tables, and the encoder's state within the
+            // message, are in no known state.
+            self.inner = None;
+        }
+        result
+    }
+
     fn inner(&mut self) -> PyResult<&mut surp_dedup::SessionEncoder> {
         self.inner.as_mut().ok_or_else(|| {
             Python::attach(|py| {
@@ -126,55 +164,36 @@ impl SessionEncoder {
     }
 
     /// The session's header, which the decoder reads first.
-    fn header<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyBytes>> {
-        new_bytes(py, &self.header)
+    fn header<'py>(slf: &Bound<'py, Self>) -> PyResult<Bound<'py, PyBytes>> {
+        new_bytes(slf.py(), &Self::borrow(slf)?.header)
     }
 
     /// Encodes `obj` as the next message.
     fn encode<'py>(
-        &mut self,
-        py: Python<'py>,
+        slf: &Bound<'py, Self>,
         obj: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyBytes>> {
-        let default = self.default.as_ref().map(|d| d.bind(py).clone());
-        let inner = self.inner()?;
-        let (result, panicked) = guarded_or_panicked(
-            py,
-            || {
-                let message = ser::Encoder::new(py, default).run(obj, |value| {
-                    let mut out = Vec::new();
-                    inner.append_to_vec(&mut out, value).map(|()| out)
-                })?;
-                new_bytes(py, &message)
-            },
-            |message| encode_error(py, &format!("internal error ({message})"), "$"),
-        );
-        if panicked {
-            // A panic: the tables, and the encoder's state within the
-            // message, are in no known state.
-            self.inner = None;
-        }
-        result
+        Self::borrow(slf)?.encode_message(slf.py(), obj)
     }
 
     /// Returns the tables to their initial state; the next message tells
     /// the decoder to do the same.
-    fn reset(&mut self) -> PyResult<()> {
-        self.inner()?.reset();
+    fn reset(slf: &Bound<'_, Self>) -> PyResult<()> {
+        Self::borrow(slf)?.inner()?.reset();
         Ok(())
     }
 
     /// How many messages have been encoded.
     #[getter]
-    fn messages(&mut self) -> PyResult<u64> {
-        Ok(self.inner()?.messages())
+    fn messages(slf: &Bound<'_, Self>) -> PyResult<u64> {
+        Ok(Self::borrow(slf)?.inner()?.messages())
     }
 
     /// What the tables hold beyond their initial state: `(strings, shapes,
     /// bytes)`, the bytes as the budget counts them.
     #[getter]
-    fn usage(&mut self) -> PyResult<(usize, usize, usize)> {
-        Ok(usage(self.inner()?.usage()))
+    fn usage(slf: &Bound<'_, Self>) -> PyResult<(usize, usize, usize)> {
+        Ok(usage(Self::borrow(slf)?.inner()?.usage()))
     }
 
     // The garbage collector's view of `default`, which may refer back to

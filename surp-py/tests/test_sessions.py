@@ -196,6 +196,27 @@ def test_an_encoder_in_a_cycle_through_default_is_collected():
     assert gone() is None
 
 
+def test_an_encoder_used_from_its_own_default_says_so():
+    seen = []
+
+    def default(obj):
+        for call in (lambda: encoder.encode(1), lambda: encoder.messages, encoder.reset,
+                     encoder.header):
+            with pytest.raises(RuntimeError, match="in use by its own encode") as caught:
+                call()
+            seen.append(caught.value)
+        return str(obj)
+
+    encoder = surp.SessionEncoder(default=default)
+    decoder = surp.SessionDecoder()
+    decoder.read_header(encoder.header())
+    assert decoder.decode(encoder.encode({"at": Exception()})) == {"at": ""}
+    assert len(seen) == 4
+    # The session goes on.
+    assert decoder.decode(encoder.encode({"at": 1})) == {"at": 1}
+    assert encoder.messages == 2
+
+
 def test_budgets_are_capped_at_what_a_header_states_and_checked():
     assert surp.DEFAULT_BUDGET == (16384, 2048, 1048576)
     most = surp.SessionEncoder(budget=(2**24, 2**16, 2**32 - 1)).header()
