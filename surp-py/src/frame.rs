@@ -20,11 +20,11 @@
 
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt, PyList};
+use pyo3::types::{PyBytes, PyList};
 use surp::frame::{DEFAULT_MAX_FRAME_LEN, PREFIX_LEN};
 
 use crate::error::{decode_error, internal_decode_error, type_name};
-use crate::module::{guarded, guarded_or_panicked, input_copy, with_input};
+use crate::module::{NotWhole, guarded, guarded_or_panicked, input_copy, whole_number, with_input};
 use crate::output::new_bytes;
 
 /// A buffer kept by a frame reader past the frame that grew it is let go
@@ -38,20 +38,24 @@ fn max_len(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<usize> {
     let Some(value) = value else {
         return Ok(DEFAULT_MAX_FRAME_LEN);
     };
-    if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
-        return Err(PyTypeError::new_err(format!(
+    match whole_number(value)? {
+        Ok(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        Err(NotWhole::Type) => Err(PyTypeError::new_err(format!(
             "{what}: max_len must be a whole number, not {}",
             type_name(value)
-        )));
-    }
-    if value.lt(0)? {
-        return Err(PyValueError::new_err(format!(
+        ))),
+        Err(NotWhole::Negative) => Err(PyValueError::new_err(format!(
             "{what}: max_len must be at least 0, not {value}"
-        )));
+        ))),
     }
-    Ok(value
-        .extract::<u64>()
-        .map_or(usize::MAX, |n| usize::try_from(n).unwrap_or(usize::MAX)))
+}
+
+/// The document of the frame at the start of `rest`, if all of it is there
+/// and it is at most `max_len` bytes long.
+fn whole_frame(rest: &[u8], max_len: usize) -> Option<&[u8]> {
+    let len = stated(rest.get(..PREFIX_LEN)?);
+    let doc = rest[PREFIX_LEN..].get(..len)?;
+    (len <= max_len).then_some(doc)
 }
 
 /// The length a frame's prefix states.
@@ -160,13 +164,9 @@ impl Frames {
             Input::Copy(copy) => copy.as_slice(),
         };
         let rest = &data[self.pos..];
-        if rest.len() >= PREFIX_LEN {
-            let len = stated(rest);
-            if len <= self.max_len && rest.len() - PREFIX_LEN >= len {
-                let doc = new_bytes(py, &rest[PREFIX_LEN..PREFIX_LEN + len])?;
-                self.pos += PREFIX_LEN + len;
-                return Ok(Some(doc));
-            }
+        if let Some(doc) = whole_frame(rest, self.max_len) {
+            self.pos += PREFIX_LEN + doc.len();
+            return new_bytes(py, doc).map(Some);
         }
         self.done = true;
         match frame_error(py, rest, self.max_len) {
@@ -368,21 +368,16 @@ impl FrameReader {
         docs: &Bound<'_, PyList>,
     ) -> PyResult<Option<PyErr>> {
         while !input.is_empty() {
-            if self.pending.is_empty() {
-                // Whole frames straight from the chunk.
-                if input.len() >= PREFIX_LEN {
-                    let len = stated(input);
-                    if len > self.max_len {
-                        return Ok(frame_error(py, &input[..PREFIX_LEN], self.max_len));
-                    }
-                    if input.len() - PREFIX_LEN >= len {
-                        docs.append(new_bytes(py, &input[PREFIX_LEN..PREFIX_LEN + len])?)?;
-                        input = &input[PREFIX_LEN + len..];
-                        continue;
-                    }
-                }
+            // Whole frames straight from the chunk.
+            if self.pending.is_empty()
+                && let Some(doc) = whole_frame(input, self.max_len)
+            {
+                docs.append(new_bytes(py, doc)?)?;
+                input = &input[PREFIX_LEN + doc.len()..];
+                continue;
             }
-            // The rest of the chunk goes to the pending frame, up to its end.
+            // The rest of the chunk goes to the pending frame, up to its end
+            // (a frame over the limit is refused once its prefix is in).
             if self.pending.len() < PREFIX_LEN {
                 let n = (PREFIX_LEN - self.pending.len()).min(input.len());
                 self.keep(&input[..n])?;

@@ -7,7 +7,7 @@ use std::panic::{self, AssertUnwindSafe};
 
 use pyo3::exceptions::{PyMemoryError, PyTypeError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyModule};
+use pyo3::types::{PyBool, PyBytes, PyInt, PyModule};
 
 use crate::error::{DecodeError, EncodeError, encode_error, internal_decode_error, type_name};
 use crate::{de, dictionary, frame, output, ser, session};
@@ -106,6 +106,27 @@ pub(crate) fn check_default(default: Option<&Bound<'_, PyAny>>, what: &str) -> P
         ))),
         _ => Ok(()),
     }
+}
+
+/// Why an option's value is not a whole number of at least 0.
+pub(crate) enum NotWhole {
+    /// It is not an `int`, or it is a `bool`.
+    Type,
+    /// It is below 0.
+    Negative,
+}
+
+/// An option's value (a budget part, a frame limit) as a whole number of
+/// at least 0, saturated at `u64::MAX`; the outer error is one Python
+/// raised while comparing it.
+pub(crate) fn whole_number(value: &Bound<'_, PyAny>) -> PyResult<Result<u64, NotWhole>> {
+    if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
+        return Ok(Err(NotWhole::Type));
+    }
+    if value.lt(0)? {
+        return Ok(Err(NotWhole::Negative));
+    }
+    Ok(Ok(value.extract::<u64>().unwrap_or(u64::MAX)))
 }
 
 /// Runs `decode` on the bytes of `data`, which the function named `what`

@@ -9,13 +9,13 @@
 
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyInt, PyTuple};
+use pyo3::types::{PyBytes, PyTuple};
 use pyo3::{PyTraverseError, PyVisit};
 use surp_dedup::{Budget, SessionOptions};
 
 use crate::dictionary::Dictionary;
 use crate::error::{decode_error, encode_error, internal_decode_error, type_name};
-use crate::module::{check_default, guarded_or_panicked, with_input};
+use crate::module::{NotWhole, check_default, guarded_or_panicked, whole_number, with_input};
 use crate::output::new_bytes;
 use crate::{de, ser};
 
@@ -51,19 +51,21 @@ fn options(
     let mut numbers = [0u32; 3];
     let most = [Budget::MAX.strings, Budget::MAX.shapes, u32::MAX];
     for ((n, part), most) in numbers.iter_mut().zip(parts.iter()).zip(most) {
-        if !part.is_instance_of::<PyInt>() || part.is_instance_of::<PyBool>() {
-            return Err(PyTypeError::new_err(format!(
-                "{what}, not one holding {}",
-                type_name(&part)
-            )));
-        }
-        if part.lt(0)? {
-            return Err(PyValueError::new_err(format!(
-                "{what} of at least 0, not {part}"
-            )));
-        }
         // Past u64 is past every cap.
-        let wide = part.extract::<u64>().unwrap_or(u64::MAX);
+        let wide = match whole_number(&part)? {
+            Ok(wide) => wide,
+            Err(NotWhole::Type) => {
+                return Err(PyTypeError::new_err(format!(
+                    "{what}, not one holding {}",
+                    type_name(&part)
+                )));
+            }
+            Err(NotWhole::Negative) => {
+                return Err(PyValueError::new_err(format!(
+                    "{what} of at least 0, not {part}"
+                )));
+            }
+        };
         *n = u32::try_from(wide).unwrap_or(u32::MAX).min(most);
     }
     let [strings, shapes, bytes] = numbers;
